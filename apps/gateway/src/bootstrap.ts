@@ -1,0 +1,64 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { devPublicKey } from '@bastion/auth';
+import { PinoNestLogger, requestContext } from '@bastion/platform';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './config';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { GatewayModule } from './gateway.module';
+import { registerJsonBodyParser } from './http/json-body';
+import { requestIdFor } from './http/request-id';
+import { httpValidationPipe } from './http/validation.pipe';
+
+/** Builds the gateway (not yet listening): used by main and by the end-to-end tests. */
+export async function createGateway(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
+  if (config.NODE_ENV === 'production' && !config.AUTH_JWKS_URL && (!config.AUTH_PUBLIC_KEY || config.AUTH_PUBLIC_KEY === devPublicKey())) {
+    throw new Error('AUTH_JWKS_URL or AUTH_PUBLIC_KEY must be set in production; the development key is public');
+  }
+  const adapter = new FastifyAdapter({ genReqId: requestIdFor, bodyLimit: config.BODY_LIMIT_BYTES, logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    // Our own parser reads every body as JSON (see json-body.ts).
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBodyParser(fastify);
+  fastify.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    (req as { startedAt?: number }).startedAt = performance.now();
+    requestContext.enterWith({ requestId: String(req.id) });
+    done();
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    const user = (req as { user?: { tenant?: string } }).user;
+    const started = (req as { startedAt?: number }).startedAt ?? performance.now();
+    logger.info(
+      {
+        requestId: req.id,
+        tenant: user?.tenant,
+        method: req.method,
+        route: req.routeOptions?.url ?? req.url,
+        status: reply.statusCode,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      },
+      'request',
+    );
+    done();
+  });
+  app.useGlobalPipes(httpValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter(logger));
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Bastion API')
+      .setDescription('Site admission tokens (wire-compatible with ves.io.schema.token) and the AI guardrails backend.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
+  return app;
+}

@@ -1,0 +1,39 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { AuthConfig, JwtAuthGuard, JwtStrategy } from '@bastion/auth';
+import { connectNats, NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config';
+import { HealthController } from './health/health.controller';
+import { TokensController } from './tokens/tokens.controller';
+
+@Module({})
+export class GatewayModule implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [PassportModule],
+      controllers: [HealthController, TokensController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: AuthConfig, useValue: config },
+        { provide: NATS_CONNECTION, useFactory: () => connectNats(config.NATS_URL, 'gateway') },
+        {
+          provide: NatsRpcClient,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS),
+        },
+        JwtStrategy,
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+      ],
+    };
+  }
+
+  /** Runs after the HTTP server has stopped taking requests: let in-flight replies arrive, then close. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.nc.drain();
+  }
+}

@@ -1,0 +1,2 @@
+export { createGateway } from './bootstrap';
+export { GatewayConfig } from './config';

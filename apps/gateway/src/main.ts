@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { createLogger, loadConfig } from '@bastion/platform';
+import { createGateway } from './bootstrap';
+import { GatewayConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig(GatewayConfig);
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const app = await createGateway(config, logger);
+  await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+  logger.info({ port: config.GATEWAY_PORT }, `gateway listening on http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

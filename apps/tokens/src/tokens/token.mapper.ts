@@ -1,0 +1,149 @@
+import type {
+  GetResponseFormat,
+  ObjectGetMeta,
+  ObjectRef,
+  StatusObject,
+  SystemObjectGetMeta,
+  TokenCreateResponse,
+  TokenGetResponse,
+  TokenGetSpec,
+  TokenListItem,
+  TokenObjectChangeResponse,
+} from '@bastion/contracts';
+import type { Token } from '../generated/prisma/client';
+
+/**
+ * Turns a stored token into the wire shapes of the token API. Defaults are always written
+ * (`""`, `false`, `{}`), unset objects are `null`, and enums are names.
+ */
+export const TOKEN_KIND = 'token';
+const SERVICE_NAME = 'tokens';
+
+function strMap(value: unknown): Record<string, string> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : {};
+}
+
+export function objectMeta(t: Token): ObjectGetMeta {
+  return {
+    name: t.name,
+    namespace: t.namespace,
+    labels: strMap(t.labels),
+    annotations: strMap(t.annotations),
+    description: t.description,
+    disable: t.disable,
+  };
+}
+
+export function systemMeta(t: Token): SystemObjectGetMeta {
+  return {
+    creation_timestamp: t.createdAt.toISOString(),
+    creator_class: t.creatorClass,
+    creator_id: t.creatorId,
+    deletion_timestamp: null,
+    finalizers: [],
+    initializers: { pending: [], result: null },
+    labels: {},
+    modification_timestamp: t.modifiedAt ? t.modifiedAt.toISOString() : null,
+    object_index: 0,
+    owner_view: null,
+    tenant: t.tenant,
+    uid: t.uid,
+  };
+}
+
+export function getSpec(t: Token): TokenGetSpec {
+  return { state: t.state, type: t.type, content: t.content, site_name: t.siteName };
+}
+
+export function objectRef(t: Token): ObjectRef {
+  return { kind: TOKEN_KIND, name: t.name, namespace: t.namespace, tenant: t.tenant, uid: t.uid };
+}
+
+/** The token's state as a status object with one condition, for `GET_RSP_FORMAT_STATUS` and `status_set`. */
+export function statusObject(t: Token): StatusObject {
+  const at = (t.modifiedAt ?? t.createdAt).toISOString();
+  const usable = t.state === 'VALID' && !t.disable;
+  return {
+    metadata: {
+      creation_timestamp: at,
+      creator_class: t.creatorClass,
+      creator_id: t.creatorId,
+      publish: 'STATUS_DO_NOT_PUBLISH',
+      status_id: `${t.uid}-state`,
+      uid: t.uid,
+      vtrp_id: '',
+      vtrp_stale: false,
+    },
+    conditions: [
+      {
+        type: 'Admission',
+        status: usable ? 'True' : 'False',
+        reason: t.disable ? 'DISABLED' : t.state,
+        hostname: '',
+        service_name: SERVICE_NAME,
+        last_update_time: at,
+      },
+    ],
+    object_refs: [objectRef(t)],
+  };
+}
+
+export function createResponse(t: Token): TokenCreateResponse {
+  return { metadata: objectMeta(t), system_metadata: systemMeta(t), spec: getSpec(t) };
+}
+
+export function getResponse(t: Token, format: GetResponseFormat, referring: ObjectRef[]): TokenGetResponse {
+  return {
+    create_form:
+      format === 'GET_RSP_FORMAT_FOR_CREATE'
+        ? { metadata: objectMeta(t), spec: { type: t.type, site_name: t.siteName } }
+        : null,
+    replace_form: format === 'GET_RSP_FORMAT_FOR_REPLACE' ? { metadata: objectMeta(t), spec: {} } : null,
+    metadata: objectMeta(t),
+    system_metadata: systemMeta(t),
+    spec: getSpec(t),
+    status: format === 'GET_RSP_FORMAT_STATUS' ? [statusObject(t)] : [],
+    referring_objects: format === 'GET_RSP_FORMAT_REFERRING_OBJECTS' ? referring : [],
+    // A token refers to no other object, so it can have no broken references.
+    deleted_referred_objects: [],
+    disabled_referred_objects: [],
+  };
+}
+
+export function listItem(t: Token, reportFields: boolean, reportStatusFields: boolean): TokenListItem {
+  return {
+    tenant: t.tenant,
+    namespace: t.namespace,
+    name: t.name,
+    uid: t.uid,
+    description: t.description,
+    disabled: t.disable,
+    labels: strMap(t.labels),
+    annotations: strMap(t.annotations),
+    owner_view: null,
+    metadata: reportFields ? objectMeta(t) : null,
+    system_metadata: reportFields ? systemMeta(t) : null,
+    get_spec: reportFields ? getSpec(t) : null,
+    status_set: reportStatusFields ? [statusObject(t)] : [],
+  };
+}
+
+export function objectChangeResponse(t: Token): TokenObjectChangeResponse {
+  return {
+    obj: {
+      metadata: { ...objectMeta(t), uid: t.uid },
+      system_metadata: {
+        ...systemMeta(t),
+        creator_cookie: '',
+        direct_ref_hash: '',
+        namespace: [],
+        revision: String(t.revision),
+        sre_disable: false,
+        trace_info: '',
+        vtrp_id: '',
+        vtrp_stale: false,
+      },
+      spec: { gc_spec: getSpec(t) },
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { isPrismaNotFound, translatePrismaError } from '@bastion/platform';
+import type { TokenState, TokenType } from '@bastion/contracts';
+import type { Token } from '../generated/prisma/client';
+import { PrismaService } from '../prisma/prisma.service';
+
+export interface TokenKey {
+  tenant: string;
+  namespace: string;
+  name: string;
+}
+
+export interface NewToken extends TokenKey {
+  uid: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  description: string;
+  disable: boolean;
+  type: TokenType;
+  siteName: string;
+  content: string;
+  creatorClass: string;
+  creatorId: string;
+}
+
+export interface TokenMetadataChange {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  description: string;
+  disable: boolean;
+}
+
+/** Every Prisma call of the token API. */
+@Injectable()
+export class TokenRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async create(token: NewToken): Promise<Token> {
+    try {
+      return await this.prisma.token.create({ data: token });
+    } catch (err) {
+      translatePrismaError(err, { alreadyExists: 'Object already exists' });
+    }
+  }
+
+  find(key: TokenKey): Promise<Token | null> {
+    return this.prisma.token.findUnique({ where: { tenant_namespace_name: key } });
+  }
+
+  /** Sorted by name, as the API lists them. */
+  list(tenant: string, namespace: string): Promise<Token[]> {
+    return this.prisma.token.findMany({ where: { tenant, namespace }, orderBy: { name: 'asc' } });
+  }
+
+  /** Returns null when the token does not exist. */
+  async updateMetadata(key: TokenKey, change: TokenMetadataChange): Promise<Token | null> {
+    const rows = await this.prisma.token.updateManyAndReturn({
+      where: key,
+      data: { ...change, modifiedAt: new Date(), revision: { increment: 1 } },
+    });
+    return rows[0] ?? null;
+  }
+
+  /** Sets the state and returns the token as it was before and after, or null if it does not exist. */
+  async setState(key: TokenKey, state: TokenState): Promise<{ before: Token; after: Token } | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.token.findUnique({ where: { tenant_namespace_name: key } });
+      if (!before) return null;
+      const after = await tx.token.update({
+        where: { uid: before.uid },
+        data: { state, modifiedAt: new Date(), revision: { increment: 1 } },
+      });
+      return { before, after };
+    });
+  }
+
+  /** Returns the deleted token, or null when there was none. */
+  async delete(key: TokenKey): Promise<Token | null> {
+    try {
+      return await this.prisma.token.delete({ where: { tenant_namespace_name: key } });
+    } catch (err) {
+      if (isPrismaNotFound(err)) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// One jest run, three projects: unit specs beside the code, integration specs against real
+// Postgres and NATS, and end-to-end specs that speak HTTP to the gateway.
+const swc = ['@swc/jest', { swcrc: false, ...require('./scripts/swc-options') }];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@bastion/([a-z-]+)$': '<rootDir>/libs/$1/src' },
+  setupFiles: ['reflect-metadata'],
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/global-setup.js',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/global-setup.js',
+    },
+  ],
+};

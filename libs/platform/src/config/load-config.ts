@@ -1,0 +1,28 @@
+import { plainToInstance } from 'class-transformer';
+import { type ValidationError, validateSync } from 'class-validator';
+
+export class ConfigError extends Error {}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) => Object.values(e.constraints ?? {}).map((msg) => `  ${e.property}: ${msg}`));
+}
+
+/**
+ * Reads the environment into a validated config class once, at boot. Property names are the
+ * variable names; defaults are the class's initialisers. Throws a ConfigError naming every bad
+ * variable, so a misconfigured process fails fast with a message an operator can act on.
+ */
+export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const defaults = new cls();
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults)) {
+    const value = env[key];
+    raw[key] = value === undefined || value === '' ? (defaults as Record<string, unknown>)[key] : value;
+  }
+  const config = plainToInstance(cls, raw, { enableImplicitConversion: true });
+  const errors = validateSync(config, { whitelist: false });
+  if (errors.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${describe(errors).join('\n')}`);
+  }
+  return config;
+}

@@ -1,0 +1,26 @@
+import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Settings every process of the platform reads. Services extend it with their own. */
+export class PlatformConfig {
+  @Matches(/^(nats|tls):\/\/.+/, { message: 'NATS_URL must look like nats://host:4222 (comma-separate several)' })
+  NATS_URL = 'nats://127.0.0.1:4222';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL = 'info';
+
+  /** How long a NATS request may take before the caller gives up (ms). */
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  RPC_TIMEOUT_MS = 5000;
+
+  @IsString()
+  NODE_ENV = 'development';
+}
+
+export class DatabaseConfig extends PlatformConfig {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgresql:// URL' })
+  DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
+import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
+
+export interface StreamSpec {
+  name: string;
+  subjects: string[];
+  /** How long events are kept (ms); default 7 days. */
+  maxAgeMs?: number;
+}
+
+/**
+ * Creates the stream, or widens its subjects when a new event type was added. Event subjects are
+ * listed one by one: a wildcard would also capture the service's request subjects.
+ */
+export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const maxAgeNs = (spec.maxAgeMs ?? 7 * 24 * 3600 * 1000) * 1_000_000;
+  try {
+    const info = await jsm.streams.info(spec.name);
+    const subjects = [...new Set([...(info.config.subjects ?? []), ...spec.subjects])];
+    if (subjects.length !== (info.config.subjects ?? []).length) {
+      await jsm.streams.update(spec.name, { ...info.config, subjects });
+    }
+  } catch (err) {
+    if (!isStreamNotFound(err)) throw err;
+    await jsm.streams.add({ name: spec.name, subjects: spec.subjects, max_age: maxAgeNs });
+  }
+}
+
+function isStreamNotFound(err: unknown): boolean {
+  return err instanceof Error && /stream not found/i.test(err.message);
+}
+
+/** Publishes domain events to JetStream; waits for the stream's acknowledgement. */
+export class EventPublisher {
+  private readonly js: JetStreamClient;
+
+  constructor(nc: NatsConnection) {
+    this.js = jetstream(nc);
+  }
+
+  /** `eventId` doubles as the JetStream message id, so a retried publish is stored once. */
+  async publish(subject: string, payload: object, eventId: string = randomUUID()): Promise<void> {
+    const h = headers();
+    const requestId = requestContext.getStore()?.requestId;
+    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    await this.js.publish(subject, JSON.stringify(payload), { msgID: eventId, headers: h });
+  }
+}
