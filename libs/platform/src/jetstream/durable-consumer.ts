@@ -47,18 +47,20 @@ export class DurableConsumer<T extends object> {
   private async open(): Promise<void> {
     const { stream, durable, subjects } = this.options;
     const jsm = await jetstreamManager(this.nc);
-    const config = {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subjects: subjects,
-      ack_wait: 30_000_000_000,
-    };
+    // One subject uses `filter_subject`, which NATS servers before 2.10 (Debian's 2.9) understand too.
+    const filter = subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects };
+    const ackWait = 30_000_000_000;
     try {
       await jsm.consumers.info(stream, durable);
-      await jsm.consumers.update(stream, durable, { filter_subjects: subjects, ack_wait: config.ack_wait });
+      await jsm.consumers.update(stream, durable, { ...filter, ack_wait: ackWait });
     } catch {
-      await jsm.consumers.add(stream, config);
+      await jsm.consumers.add(stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ackWait,
+        ...filter,
+      });
     }
     const consumer = await jetstream(this.nc).consumers.get(stream, durable);
     this.messages = await consumer.consume({ max_messages: 256 });

@@ -1,0 +1,64 @@
+import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import { TOKENS_QUEUE } from '@bastion/contracts';
+import { createLogger, createServiceApp, loadConfig } from '@bastion/platform';
+import type { Logger } from 'pino';
+import { createGateway, GatewayConfig } from '../../apps/gateway/src';
+import { TokensConfig, TokensModule } from '../../apps/tokens/src';
+
+/** The test database and NATS that global-setup prepared. */
+export function testEnv(): { DATABASE_URL: string; NATS_URL: string } {
+  const DATABASE_URL = process.env.TEST_DATABASE_URL;
+  const NATS_URL = process.env.TEST_NATS_URL;
+  if (!DATABASE_URL || !NATS_URL) throw new Error('run through jest: global-setup sets TEST_DATABASE_URL and TEST_NATS_URL');
+  return { DATABASE_URL, NATS_URL };
+}
+
+export function quietLogger(service: string): Logger {
+  return createLogger(service, process.env.TEST_LOG_LEVEL ?? 'silent');
+}
+
+/** Starts one tokens-service instance, the real app module on the real NATS and Postgres. */
+export async function startTokensService(logger = quietLogger('tokens')): Promise<INestMicroservice> {
+  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv() });
+  const app = await createServiceApp(TokensModule.forRoot(config), {
+    queue: TOKENS_QUEUE,
+    natsUrl: config.NATS_URL,
+    logger,
+  });
+  await app.listen();
+  return app;
+}
+
+/** Starts the gateway on a free port and returns its base URL. */
+export async function startGateway(logger = quietLogger('gateway')): Promise<{ app: INestApplication; url: string }> {
+  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0' });
+  const app = await createGateway(config, logger);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return { app, url: `http://127.0.0.1:${address.port}` };
+}
+
+/** A tiny JSON-over-HTTP client for the tests: status, headers and parsed body. */
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { auth?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.auth) headers.authorization = options.auth;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
