@@ -8,6 +8,9 @@ const common = {
   setupFiles: ['reflect-metadata'],
 };
 module.exports = {
+  // Integration and e2e files share one NATS, where services answer on fixed subjects: run files one
+  // at a time so a test that stops a service sees it gone.
+  maxWorkers: 1,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
     {
