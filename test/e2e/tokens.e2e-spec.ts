@@ -94,7 +94,7 @@ describe('token API through the gateway', () => {
           tenant,
           uid: expect.stringMatching(UUID_V4),
         },
-        spec: { state: 'VALID', type: 'NORMAL', content: '', site_name: '' },
+        spec: { state: 'VALID', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 },
       });
     });
 
@@ -114,7 +114,8 @@ describe('token API through the gateway', () => {
       const auth = bearer(tenant, 'member');
       const byNumber = await http(base, 'POST', TOKENS(), { auth, body: { metadata: { name: 'j1' }, spec: { type: 1, site_name: 'site-a' } } });
       expect(byNumber.status).toBe(200);
-      expect(byNumber.body.spec).toEqual({ state: 'VALID', type: 'JWT', content: '', site_name: 'site-a' });
+      expect(byNumber.body.spec).toMatchObject({ state: 'VALID', type: 'JWT', site_name: 'site-a' });
+      expect(byNumber.body.spec.content).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
       const byName = await http(base, 'POST', TOKENS(), { auth, body: { metadata: { name: 'j2' }, spec: { type: 'NORMAL' } } });
       expect(byName.body.spec.type).toBe('NORMAL');
     });
@@ -189,7 +190,7 @@ describe('token API through the gateway', () => {
       const full = await http(base, 'GET', `${TOKENS()}?report_fields&report_status_fields`, { auth });
       expect(full.body.items[0].metadata).toMatchObject({ name: 'alpha', labels: { env: 'dev' } });
       expect(full.body.items[0].system_metadata).toMatchObject({ tenant, uid: full.body.items[0].uid });
-      expect(full.body.items[0].get_spec).toEqual({ state: 'VALID', type: 'NORMAL', content: '', site_name: '' });
+      expect(full.body.items[0].get_spec).toEqual({ state: 'VALID', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 });
       expect(full.body.items[0].status_set).toHaveLength(1);
       expect(full.body.items[0].status_set[0].conditions[0]).toMatchObject({ type: 'Admission', status: 'True', reason: 'VALID' });
     });
@@ -252,7 +253,9 @@ describe('token API through the gateway', () => {
       expect(res.body.metadata).toEqual({ name: 'g1', namespace: 'system', labels: { a: 'b' }, annotations: {}, description: 'd', disable: false });
       expect(res.body.spec.state).toBe('VALID');
       expect(res.body.create_form).toEqual(
-        filled === 'create_form' ? { metadata: res.body.metadata, spec: { type: 'NORMAL', site_name: '' } } : null,
+        filled === 'create_form'
+          ? { metadata: res.body.metadata, spec: { type: 'NORMAL', site_name: '', expiration_timestamp: null, max_registrations: null } }
+          : null,
       );
       expect(res.body.replace_form).toEqual(filled === 'replace_form' ? { metadata: res.body.metadata, spec: {} } : null);
       expect(res.body.status).toHaveLength(filled === 'status' ? 1 : 0);
@@ -315,7 +318,7 @@ describe('token API through the gateway', () => {
       const res = await http(base, 'POST', `${TOKENS()}/s1/state`, { auth, body: { name: 's1', namespace: 'system', state: 'EXPIRED' } });
       expect(res.status).toBe(200);
       expect(res.body.obj.metadata).toMatchObject({ name: 's1', namespace: 'system', uid: created.body.system_metadata.uid });
-      expect(res.body.obj.spec).toEqual({ gc_spec: { state: 'EXPIRED', type: 'NORMAL', content: '', site_name: '' } });
+      expect(res.body.obj.spec).toEqual({ gc_spec: { state: 'EXPIRED', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 } });
       expect(res.body.obj.system_metadata).toMatchObject({ tenant, sre_disable: false, vtrp_stale: false, namespace: [], creator_cookie: '' });
       for (const [state, name] of [[1, 'VALID'], [0, 'UNKNOWN'], ['EXPIRED', 'EXPIRED'], ['VALID', 'VALID']] as const) {
         const r = await http(base, 'POST', `${TOKENS()}/s1/state`, { auth, body: { state } });

@@ -18,9 +18,9 @@ export function quietLogger(service: string): Logger {
 }
 
 /** Starts one tokens-service instance, the real app module on the real NATS and Postgres. */
-export async function startTokensService(logger = quietLogger('tokens')): Promise<INestMicroservice> {
-  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv() });
-  const app = await createServiceApp(TokensModule.forRoot(config), {
+export async function startTokensService(logger = quietLogger('tokens'), env: Record<string, string> = {}): Promise<INestMicroservice> {
+  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv(), ...env });
+  const app = await createServiceApp(TokensModule.forRoot(config, logger), {
     queue: TOKENS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
@@ -30,8 +30,11 @@ export async function startTokensService(logger = quietLogger('tokens')): Promis
 }
 
 /** Starts the gateway on a free port and returns its base URL. */
-export async function startGateway(logger = quietLogger('gateway')): Promise<{ app: INestApplication; url: string }> {
-  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0' });
+export async function startGateway(
+  logger = quietLogger('gateway'),
+  env: Record<string, string> = {},
+): Promise<{ app: INestApplication; url: string }> {
+  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0', ...env });
   const app = await createGateway(config, logger);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

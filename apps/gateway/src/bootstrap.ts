@@ -16,7 +16,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   if (config.NODE_ENV === 'production' && !config.AUTH_JWKS_URL && (!config.AUTH_PUBLIC_KEY || config.AUTH_PUBLIC_KEY === devPublicKey())) {
     throw new Error('AUTH_JWKS_URL or AUTH_PUBLIC_KEY must be set in production; the development key is public');
   }
-  const adapter = new FastifyAdapter({ genReqId: requestIdFor, bodyLimit: config.BODY_LIMIT_BYTES, logger: false });
+  const adapter = new FastifyAdapter({
+    genReqId: requestIdFor,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    logger: false,
+    trustProxy: trustProxySetting(config.GATEWAY_TRUST_PROXY),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),
     // Our own parser reads every body as JSON (see json-body.ts).
@@ -61,4 +66,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
   return app;
+}
+
+/** `true`/`false`, or trusted proxy addresses and CIDRs, comma-separated. */
+function trustProxySetting(value: string): boolean | string[] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }

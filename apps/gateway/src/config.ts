@@ -10,6 +10,13 @@ export class GatewayConfig extends AuthConfig {
   @IsString()
   GATEWAY_HOST = '0.0.0.0';
 
+  /**
+   * Whether to take the client address from X-Forwarded-For: `false`, `true`, or comma-separated
+   * addresses/CIDRs of trusted proxies. Site admission rate-limits by this address.
+   */
+  @IsString()
+  GATEWAY_TRUST_PROXY = 'false';
+
   /** Largest request body accepted (bytes). */
   @IsInt()
   @Min(1024)

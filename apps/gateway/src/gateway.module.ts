@@ -5,6 +5,7 @@ import { AuthConfig, JwtAuthGuard, JwtStrategy } from '@bastion/auth';
 import { connectNats, NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
+import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
 import { TokensController } from './tokens/tokens.controller';
 
@@ -16,7 +17,7 @@ export class GatewayModule implements OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [HealthController, TokensController],
+      controllers: [HealthController, TokensController, AdmissionController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: AuthConfig, useValue: config },

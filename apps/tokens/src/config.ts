@@ -1,5 +1,46 @@
 import { DatabaseConfig } from '@bastion/platform';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
-export class TokensConfig extends DatabaseConfig {}
+/**
+ * Development-only key that encrypts signing keys at rest when TOKENS_ENCRYPTION_KEYS is unset.
+ * It is public, so a production process refuses to start with it.
+ */
+export const DEV_ENCRYPTION_KEYS = 'dev:ZGV2ZWxvcG1lbnQtb25seS1rZXktMzItYnl0ZXMhISE=';
+
+export class TokensConfig extends DatabaseConfig {
+  /** `id:base64(32 bytes)[,id:key...]`; the first seals, all open (rotation). */
+  @IsString()
+  TOKENS_ENCRYPTION_KEYS = DEV_ENCRYPTION_KEYS;
+
+  /** `iss` of the site JWTs this service issues. */
+  @IsString()
+  TOKENS_JWT_ISSUER = 'bastion-tokens';
+
+  /** An Ed25519 private key (PKCS#8 PEM) from configuration, used instead of the stored keys to sign. */
+  @IsOptional()
+  @IsString()
+  TOKENS_SIGNING_KEY?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  TOKENS_SIGNING_KEY_ID?: string = undefined;
+
+  /** Refusals one source address may collect per minute before it is answered 429. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  ADMISSION_REFUSALS_PER_MINUTE = 20;
+
+  /** How often tokens past their expiration_timestamp are moved to EXPIRED (ms). */
+  @IsInt()
+  @Min(100)
+  EXPIRY_SWEEP_INTERVAL_MS = 1000;
+}
 
 export const TOKENS_CONFIG = Symbol('TOKENS_CONFIG');
+
+export function assertProductionReady(config: TokensConfig): void {
+  if (config.NODE_ENV === 'production' && config.TOKENS_ENCRYPTION_KEYS === DEV_ENCRYPTION_KEYS) {
+    throw new Error('TOKENS_ENCRYPTION_KEYS must be set in production; the development key is public');
+  }
+}

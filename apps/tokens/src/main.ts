@@ -7,7 +7,7 @@ import { TokensModule } from './tokens.module';
 async function main(): Promise<void> {
   const config = loadConfig(TokensConfig);
   const logger = createLogger('tokens', config.LOG_LEVEL);
-  const app = await createServiceApp(TokensModule.forRoot(config), { queue: TOKENS_QUEUE, natsUrl: config.NATS_URL, logger });
+  const app = await createServiceApp(TokensModule.forRoot(config, logger), { queue: TOKENS_QUEUE, natsUrl: config.NATS_URL, logger });
   await app.listen();
   logger.info('tokens service listening on NATS');
 }

@@ -2,9 +2,19 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { TOKENS_STREAM, TokenEvents } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { TOKENS_CONFIG, type TokensConfig } from './config';
+import type { Logger } from 'pino';
+import { AdmissionController } from './admission/admission.controller';
+import { AdmissionService } from './admission/admission.service';
+import { RegistrationRepository } from './admission/registration.repository';
+import { TokenViewSync } from './admission/token-view.sync';
+import { assertProductionReady, TOKENS_CONFIG, type TokensConfig } from './config';
 import { HealthController } from './health.controller';
+import { KeysController } from './keys/keys.controller';
+import { SigningKeyRepository } from './keys/signing-key.repository';
+import { SigningKeyService } from './keys/signing-key.service';
+import { TOKENS_LOGGER } from './logger';
 import { PrismaService } from './prisma/prisma.service';
+import { TokenEventPublisher } from './tokens/token-event.publisher';
 import { TokenController } from './tokens/token.controller';
 import { TokenRepository } from './tokens/token.repository';
 import { TokenService } from './tokens/token.service';
@@ -16,12 +26,14 @@ export const TOKENS_STREAM_SPEC = { name: TOKENS_STREAM, subjects: Object.values
 export class TokensModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  static forRoot(config: TokensConfig): DynamicModule {
+  static forRoot(config: TokensConfig, logger: Logger): DynamicModule {
+    assertProductionReady(config);
     return {
       module: TokensModule,
-      controllers: [TokenController, HealthController],
+      controllers: [TokenController, AdmissionController, KeysController, HealthController],
       providers: [
         { provide: TOKENS_CONFIG, useValue: config },
+        { provide: TOKENS_LOGGER, useValue: logger },
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
@@ -33,7 +45,13 @@ export class TokensModule implements OnApplicationShutdown {
         { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
         PrismaService,
         TokenRepository,
+        RegistrationRepository,
+        SigningKeyRepository,
+        SigningKeyService,
+        TokenEventPublisher,
+        TokenViewSync,
         TokenService,
+        AdmissionService,
       ],
     };
   }

@@ -11,3 +11,5 @@ export * from './tokens/token.views';
 export * from './validation/dns-label';
 export * from './validation/enum-name';
 export * from './validation/string-map';
+export * from './registrations/registration.dto';
+export * from './registrations/registration.views';

@@ -14,3 +14,4 @@ export * from './nats/validation';
 export * from './prisma/prisma-errors';
 export * from './db/migrator';
 export * from './db/service-migrations';
+export * from './crypto/secret-box';

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  CloudInitCommand,
   CreateTokenCommand,
   DeleteTokenCommand,
   GetTokenCommand,
@@ -43,5 +44,10 @@ export class TokenController {
   @MessagePattern(TokenSubjects.setState)
   setState(@Payload() cmd: SetTokenStateCommand) {
     return this.tokens.setState(cmd);
+  }
+
+  @MessagePattern(TokenSubjects.cloudInit)
+  cloudInit(@Payload() cmd: CloudInitCommand) {
+    return this.tokens.cloudInit(cmd);
   }
 }

@@ -52,7 +52,15 @@ export function systemMeta(t: Token): SystemObjectGetMeta {
 }
 
 export function getSpec(t: Token): TokenGetSpec {
-  return { state: t.state, type: t.type, content: t.content, site_name: t.siteName };
+  return {
+    state: t.state,
+    type: t.type,
+    content: t.content,
+    site_name: t.siteName,
+    expiration_timestamp: t.expiresAt ? t.expiresAt.toISOString() : null,
+    max_registrations: t.maxRegistrations,
+    used_registrations: t.usedRegistrations,
+  };
 }
 
 export function objectRef(t: Token): ObjectRef {
@@ -96,7 +104,15 @@ export function getResponse(t: Token, format: GetResponseFormat, referring: Obje
   return {
     create_form:
       format === 'GET_RSP_FORMAT_FOR_CREATE'
-        ? { metadata: objectMeta(t), spec: { type: t.type, site_name: t.siteName } }
+        ? {
+            metadata: objectMeta(t),
+            spec: {
+              type: t.type,
+              site_name: t.siteName,
+              expiration_timestamp: t.expiresAt ? t.expiresAt.toISOString() : null,
+              max_registrations: t.maxRegistrations,
+            },
+          }
         : null,
     replace_form: format === 'GET_RSP_FORMAT_FOR_REPLACE' ? { metadata: objectMeta(t), spec: {} } : null,
     metadata: objectMeta(t),

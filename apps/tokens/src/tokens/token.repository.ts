@@ -21,6 +21,8 @@ export interface NewToken extends TokenKey {
   content: string;
   creatorClass: string;
   creatorId: string;
+  expiresAt: Date | null;
+  maxRegistrations: number | null;
 }
 
 export interface TokenMetadataChange {
@@ -61,17 +63,46 @@ export class TokenRepository {
     return rows[0] ?? null;
   }
 
-  /** Sets the state and returns the token as it was before and after, or null if it does not exist. */
+  /**
+   * Sets the state and returns the token as it was before and after, or null if it does not exist.
+   * Making a token VALID makes it usable again: its registration count restarts and an expiration
+   * already past is cleared (otherwise the sweeper would expire it again at once).
+   */
   async setState(key: TokenKey, state: TokenState): Promise<{ before: Token; after: Token } | null> {
     return this.prisma.$transaction(async (tx) => {
       const before = await tx.token.findUnique({ where: { tenant_namespace_name: key } });
       if (!before) return null;
+      const now = new Date();
+      const revalidate = state === 'VALID' && before.state !== 'VALID';
       const after = await tx.token.update({
         where: { uid: before.uid },
-        data: { state, modifiedAt: new Date(), revision: { increment: 1 } },
+        data: {
+          state,
+          modifiedAt: now,
+          revision: { increment: 1 },
+          ...(revalidate ? { usedRegistrations: 0 } : {}),
+          ...(state === 'VALID' && before.expiresAt && before.expiresAt <= now ? { expiresAt: null } : {}),
+        },
       });
       return { before, after };
     });
+  }
+
+  /** Moves every VALID token whose expiration has passed to EXPIRED; returns them. */
+  async expireDue(now: Date): Promise<Token[]> {
+    return this.prisma.token.updateManyAndReturn({
+      where: { expiresAt: { lte: now }, state: 'VALID' },
+      data: { state: 'EXPIRED', modifiedAt: now, revision: { increment: 1 } },
+    });
+  }
+
+  findByUid(uid: string): Promise<Token | null> {
+    return this.prisma.token.findUnique({ where: { uid } });
+  }
+
+  /** Every token, for warming the admission view. */
+  all(): Promise<Token[]> {
+    return this.prisma.token.findMany();
   }
 
   /** Returns the deleted token, or null when there was none. */

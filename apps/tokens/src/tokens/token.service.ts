@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  type CloudInitCommand,
   type CreateTokenCommand,
   type DeleteTokenCommand,
   DomainError,
@@ -12,50 +13,83 @@ import {
   type ReplaceTokenCommand,
   type Role,
   type SetTokenStateCommand,
-  TokenEvents,
   type TokenCreateResponse,
-  type TokenEvent,
   type TokenGetResponse,
   type TokenListResponse,
   type TokenObjectChangeResponse,
-  type TokenStateChangedEvent,
+  type TokenType,
 } from '@bastion/contracts';
-import { EventPublisher } from '@bastion/platform';
-import { parseSelector, matchesSelector, SelectorSyntaxError, type Selector } from '../domain/label-selector';
+import type { Logger } from 'pino';
+import { RegistrationRepository } from '../admission/registration.repository';
+import { TokenViewSync } from '../admission/token-view.sync';
+import { CLOUD_INIT_PROVIDERS, renderCloudInit } from '../cloud-init/cloud-init';
+import { TOKENS_CONFIG, type TokensConfig } from '../config';
+import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';
+import { SigningKeyService } from '../keys/signing-key.service';
+import { TOKENS_LOGGER } from '../logger';
+import { CREATOR_CLASS } from './creator';
+import { parseLabelFilter } from './label-filter';
+import { TokenEventPublisher } from './token-event.publisher';
 import { createResponse, getResponse, listItem, objectChangeResponse } from './token.mapper';
 import { type TokenKey, TokenRepository } from './token.repository';
 
-/** The component named in system_metadata.creator_class of what this service writes. */
-export const CREATOR_CLASS = 'bastion-tokens';
+export { CREATOR_CLASS };
 
-/** The token API's rules: who may do what, defaults, and the events each change publishes. */
+interface NewTokenSpec {
+  name: string;
+  namespace: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  description?: string;
+  disable?: boolean;
+  type: TokenType;
+  siteName: string;
+  expiresAt: Date | null;
+  maxRegistrations: number | null;
+}
+
+/** The token API's rules: who may do what, defaults, JWT issuance, and the events each change publishes. */
 @Injectable()
-export class TokenService {
+export class TokenService implements OnModuleInit, OnModuleDestroy {
+  private sweeper?: NodeJS.Timeout;
+
   constructor(
     private readonly tokens: TokenRepository,
-    private readonly events: EventPublisher,
+    private readonly registrations: RegistrationRepository,
+    private readonly events: TokenEventPublisher,
+    private readonly keys: SigningKeyService,
+    private readonly sync: TokenViewSync,
+    @Inject(TOKENS_CONFIG) private readonly config: TokensConfig,
+    @Inject(TOKENS_LOGGER) private readonly logger: Logger,
   ) {}
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.expireDue(), this.config.EXPIRY_SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+  }
 
   async create({ principal, namespace, body }: CreateTokenCommand): Promise<TokenCreateResponse> {
     requireRole(principal, 'member');
     const m = body.metadata;
-    const token = await this.tokens.create({
-      uid: randomUUID(),
-      tenant: principal.tenant,
+    const expiresAt = body.spec?.expiration_timestamp ? new Date(body.spec.expiration_timestamp) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      throw DomainError.invalid('spec.expiration_timestamp must be in the future', [
+        { loc: ['body', 'spec', 'expiration_timestamp'], msg: 'must be in the future', type: 'value' },
+      ]);
+    }
+    const token = await this.issue(principal, {
+      ...m,
       namespace,
-      name: m.name,
-      labels: m.labels ?? {},
-      annotations: m.annotations ?? {},
-      description: m.description ?? '',
-      disable: m.disable ?? false,
       type: body.spec?.type ?? 'NORMAL',
       siteName: body.spec?.site_name ?? '',
-      content: '',
-      creatorClass: CREATOR_CLASS,
-      creatorId: principal.sub,
+      expiresAt,
+      maxRegistrations: body.spec?.max_registrations ?? null,
     });
-    await this.publish(TokenEvents.created, token);
     return createResponse(token);
   }
 
@@ -70,7 +104,8 @@ export class TokenService {
       disable: m.disable ?? false,
     });
     if (!token) throw notFound(namespace, name);
-    await this.publish(TokenEvents.replaced, token);
+    this.sync.applyLocal(token);
+    await this.events.replaced(token);
     return {};
   }
 
@@ -88,7 +123,8 @@ export class TokenService {
     requireRole(principal, 'viewer');
     const token = await this.tokens.find(key(principal, namespace, name));
     if (!token) throw notFound(namespace, name);
-    return getResponse(token, responseFormat, await this.referringObjects(token));
+    const referring = responseFormat === 'GET_RSP_FORMAT_REFERRING_OBJECTS' ? await this.referringObjects(token) : [];
+    return getResponse(token, responseFormat, referring);
   }
 
   async delete({ principal, namespace, name, failIfReferred }: DeleteTokenCommand): Promise<Record<string, never>> {
@@ -99,12 +135,13 @@ export class TokenService {
       if (!token) throw notFound(namespace, name);
       const referring = await this.referringObjects(token);
       if (referring.length > 0) {
-        throw DomainError.failedPrecondition(`${name} is referred to by ${referring.length} object(s) and fail_if_referred is set`);
+        throw DomainError.failedPrecondition(`${name} is referred to by ${referring.length} site registration(s) and fail_if_referred is set`);
       }
     }
     const deleted = await this.tokens.delete(k);
     if (!deleted) throw notFound(namespace, name);
-    await this.publish(TokenEvents.deleted, deleted);
+    this.sync.removeLocal(deleted.uid);
+    await this.events.deleted(deleted);
     return {};
   }
 
@@ -112,31 +149,88 @@ export class TokenService {
     requireRole(principal, 'admin');
     const change = await this.tokens.setState(key(principal, namespace, name), state);
     if (!change) throw notFound(namespace, name);
-    const event: TokenStateChangedEvent = { ...eventOf(change.after), previousState: change.before.state };
-    await this.events.publish(TokenEvents.stateChanged, event);
+    this.sync.applyLocal(change.after);
+    await this.events.stateChanged(change.after, change.before.state);
     return objectChangeResponse(change.after);
   }
 
-  /** Objects that refer to a token. Nothing refers to tokens yet; site registrations will. */
-  private async referringObjects(_token: Token): Promise<ObjectRef[]> {
-    return [];
+  /** Issues a JWT token for a kvm site (bound to the site when named) and its cloud-init. */
+  async cloudInit({ principal, provider, siteName }: CloudInitCommand): Promise<{ cloud_init_config: string }> {
+    requireRole(principal, 'member');
+    if (!(CLOUD_INIT_PROVIDERS as readonly string[]).includes(provider)) {
+      throw DomainError.invalid(`unsupported provider "${provider}"; supported: ${CLOUD_INIT_PROVIDERS.join(', ')}`, [
+        { loc: ['query', 'provider'], msg: `must be one of ${CLOUD_INIT_PROVIDERS.join(', ')}`, type: 'enum' },
+      ]);
+    }
+    const suffix = randomBytes(4).toString('hex');
+    const token = await this.issue(principal, {
+      name: cloudInitTokenName(siteName, suffix),
+      namespace: 'system',
+      labels: { 'bastion.io/issued-by': 'cloud-init', 'bastion.io/provider': provider },
+      description: siteName ? `cloud-init (${provider}) for site ${siteName}` : `cloud-init (${provider}), any site`,
+      type: 'JWT',
+      siteName: siteName ?? '',
+      expiresAt: null,
+      maxRegistrations: null,
+    });
+    return { cloud_init_config: renderCloudInit(token.content) };
   }
 
-  private publish(subject: string, token: Token): Promise<void> {
-    return this.events.publish(subject, eventOf(token));
+  /** Moves tokens past their expiration to EXPIRED, with the usual event. */
+  async expireDue(now = new Date()): Promise<void> {
+    try {
+      for (const token of await this.tokens.expireDue(now)) {
+        this.sync.applyLocal(token);
+        await this.events.stateChanged(token, 'VALID');
+      }
+    } catch (err) {
+      this.logger.error({ err }, 'expiry sweep failed');
+    }
+  }
+
+  private async issue(principal: Principal, spec: NewTokenSpec): Promise<Token> {
+    const uid = randomUUID();
+    const content =
+      spec.type === 'JWT'
+        ? await this.keys.sign({ tokenUid: uid, tenant: principal.tenant, siteName: spec.siteName || undefined, expiresAt: spec.expiresAt })
+        : '';
+    const token = await this.tokens.create({
+      uid,
+      tenant: principal.tenant,
+      namespace: spec.namespace,
+      name: spec.name,
+      labels: spec.labels ?? {},
+      annotations: spec.annotations ?? {},
+      description: spec.description ?? '',
+      disable: spec.disable ?? false,
+      type: spec.type,
+      siteName: spec.siteName,
+      content,
+      creatorClass: CREATOR_CLASS,
+      creatorId: principal.sub,
+      expiresAt: spec.expiresAt,
+      maxRegistrations: spec.maxRegistrations,
+    });
+    this.sync.applyLocal(token);
+    await this.events.created(token);
+    return token;
+  }
+
+  /** Site registrations made with the token refer to it. */
+  private async referringObjects(token: Token): Promise<ObjectRef[]> {
+    const rows = await this.registrations.byToken(token.tenant, token.uid);
+    return rows.map((r) => ({ kind: 'registration', name: r.name, namespace: r.namespace, tenant: r.tenant, uid: r.uid }));
   }
 }
 
-function eventOf(t: Token): TokenEvent {
-  return {
-    uid: t.uid,
-    tenant: t.tenant,
-    namespace: t.namespace,
-    name: t.name,
-    state: t.state,
-    disable: t.disable,
-    occurredAt: new Date().toISOString(),
-  };
+/** `cloud-init-<site>-<random>`, cut to a DNS label. */
+function cloudInitTokenName(siteName: string | undefined, suffix: string): string {
+  const site = (siteName ?? 'any')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `cloud-init-${site || 'site'}-${suffix}`.replace(/-+/g, '-');
 }
 
 function key(principal: Principal, namespace: string, name: string): TokenKey {
@@ -149,16 +243,4 @@ function requireRole(principal: Principal, role: Role): void {
 
 function notFound(namespace: string, name: string): DomainError {
   return DomainError.notFound(`ves.io.schema.token.Object: ${name} does not exist in namespace ${namespace}`);
-}
-
-function parseLabelFilter(filter: string | undefined): Selector {
-  if (!filter) return [];
-  try {
-    return parseSelector(filter);
-  } catch (err) {
-    if (err instanceof SelectorSyntaxError) {
-      throw DomainError.invalid(`invalid label_filter: ${err.message}`, [{ loc: ['query', 'label_filter'], msg: err.message, type: 'selector' }]);
-    }
-    throw err;
-  }
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { DNS_LABEL, DNS_LABEL_MESSAGE } from '../validation/dns-label';
 import { EnumNameOrNumber } from '../validation/enum-name';
 import { IsStringMap } from '../validation/string-map';
@@ -63,6 +63,21 @@ export class TokenCreateSpec {
   @IsString()
   @MaxLength(256)
   site_name?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Extension: past this instant the token moves to EXPIRED by itself and admits no site.',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'expiration_timestamp must be an RFC 3339 date-time' })
+  expiration_timestamp?: string;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'Extension: how many sites the token may admit before it moves to EXPIRED.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  max_registrations?: number;
 }
 
 export class CreateTokenRequest {

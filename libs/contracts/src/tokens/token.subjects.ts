@@ -6,6 +6,11 @@ export const TokenSubjects = {
   get: 'tokens.token.get.v1',
   delete: 'tokens.token.delete.v1',
   setState: 'tokens.token.set-state.v1',
+  cloudInit: 'tokens.cloud-init.get.v1',
+  register: 'tokens.site.register.v1',
+  listRegistrations: 'tokens.registration.list.v1',
+  registrationsByToken: 'tokens.registration.by-token.v1',
+  jwks: 'tokens.keys.jwks.v1',
   health: 'tokens.health.check.v1',
 } as const;
 
@@ -15,6 +20,8 @@ export const TokenEvents = {
   replaced: 'tokens.token.replaced.v1',
   deleted: 'tokens.token.deleted.v1',
   stateChanged: 'tokens.token.state-changed.v1',
+  siteAdmitted: 'tokens.site.admitted.v1',
+  siteRefused: 'tokens.site.refused.v1',
 } as const;
 
 export const TOKENS_STREAM = 'TOKENS';

@@ -67,6 +67,12 @@ export interface TokenGetSpec {
   type: TokenType;
   content: string;
   site_name: string;
+  /** Extension: null when the token does not expire. */
+  expiration_timestamp: string | null;
+  /** Extension: null when unlimited. */
+  max_registrations: number | null;
+  /** Extension: sites admitted since the token was last made VALID. */
+  used_registrations: number;
 }
 
 export interface StatusObject {
@@ -93,7 +99,7 @@ export interface StatusObject {
 
 export interface TokenCreateForm {
   metadata: ObjectGetMeta;
-  spec: { type: TokenType; site_name: string };
+  spec: { type: TokenType; site_name: string; expiration_timestamp: string | null; max_registrations: number | null };
 }
 
 export interface TokenReplaceForm {

@@ -42,8 +42,9 @@ export class EventPublisher {
   }
 
   /** `eventId` doubles as the JetStream message id, so a retried publish is stored once. */
-  async publish(subject: string, payload: object, eventId: string = randomUUID()): Promise<void> {
+  async publish(subject: string, payload: object, eventId: string = randomUUID(), extraHeaders: Record<string, string> = {}): Promise<void> {
     const h = headers();
+    for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     await this.js.publish(subject, JSON.stringify(payload), { msgID: eventId, headers: h });

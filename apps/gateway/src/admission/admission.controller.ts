@@ -1,0 +1,78 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, Public } from '@bastion/auth';
+import {
+  CloudInitQuery,
+  type Jwks,
+  ListTokensQuery,
+  type Principal,
+  RegisterBootstrapRequest,
+  type RegistrationListResponse,
+  type RegistrationObject,
+  RegistrationsByTokenRequest,
+  TokenSubjects,
+} from '@bastion/contracts';
+import { NatsRpcClient } from '@bastion/platform';
+import type { FastifyRequest } from 'fastify';
+import { RequestId } from '../http/request-id.decorator';
+import { NamespaceParams } from '../tokens/token-params.dto';
+
+/** Site registration with a token, the registrations it made, cloud-init and the JWT keys. */
+@ApiTags('site admission')
+@Controller()
+export class AdmissionController {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  /** No bearer token: the site admission token in the body is the credential. */
+  @Public()
+  @Post('api/register/registerBootstrap')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Register a site with a site admission token (401 "invalid token" when refused)' })
+  register(@Body() body: RegisterBootstrapRequest, @Req() req: FastifyRequest, @RequestId() rid: string) {
+    // Sites send more passport fields than we validate; keep them, with the validated ones on top.
+    const raw = (req.body as { spec?: { passport?: unknown } } | undefined)?.spec?.passport;
+    const passport = { ...(isPlainObject(raw) ? raw : {}), ...body.spec.passport };
+    return this.rpc.request<RegistrationObject>(
+      TokenSubjects.register,
+      { body, passport, sourceAddress: req.ip },
+      rid,
+    );
+  }
+
+  @ApiBearerAuth()
+  @Get('api/register/namespaces/:namespace/registrations')
+  @ApiOperation({ summary: 'List site registrations, sorted by name' })
+  list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
+    return this.rpc.request<RegistrationListResponse>(
+      TokenSubjects.listRegistrations,
+      { principal, namespace: p.namespace, labelFilter: q.label_filter, reportFields: q.report_fields !== undefined },
+      rid,
+    );
+  }
+
+  @ApiBearerAuth()
+  @Post('api/register/namespaces/system/get-registrations-by-token')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'List the registrations made with one token' })
+  byToken(@CurrentPrincipal() principal: Principal, @Body() body: RegistrationsByTokenRequest, @RequestId() rid: string) {
+    return this.rpc.request<RegistrationListResponse>(TokenSubjects.registrationsByToken, { principal, siteToken: body.site_token }, rid);
+  }
+
+  @ApiBearerAuth()
+  @Get('api/register/namespaces/system/get-cloud-init-config')
+  @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
+  cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
+    return this.rpc.request<{ cloud_init_config: string }>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
+  }
+
+  @Public()
+  @Get('.well-known/jwks.json')
+  @ApiOperation({ summary: 'Public keys that verify site JWTs' })
+  jwks(@RequestId() rid: string) {
+    return this.rpc.request<Jwks>(TokenSubjects.jwks, {}, rid);
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  DomainError,
+  ErrorCode,
+  hasRole,
+  type ListRegistrationsCommand,
+  type Principal,
+  type RegisterSiteCommand,
+  type RegistrationListResponse,
+  type RegistrationObject,
+  type RegistrationsByTokenCommand,
+  type SiteAdmissionEvent,
+  TokenEvents,
+} from '@bastion/contracts';
+import { EventPublisher, NATS_CONNECTION } from '@bastion/platform';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { TOKENS_CONFIG, type TokensConfig } from '../config';
+import { type AdmissionToken, decideAdmission, looksLikeJwt, type RefusalReason } from '../domain/admission-rules';
+import { matchesSelector } from '../domain/label-selector';
+import { RefusalLimiter } from '../domain/refusal-limiter';
+import { secretsEqual, sha256Hex } from '../domain/token-view';
+import { SigningKeyService } from '../keys/signing-key.service';
+import { TOKENS_LOGGER } from '../logger';
+import { parseLabelFilter } from '../tokens/label-filter';
+import { TokenRepository } from '../tokens/token.repository';
+import { TokenEventPublisher } from '../tokens/token-event.publisher';
+import { registrationListItem, registrationObject } from './registration.mapper';
+import { RegistrationRepository } from './registration.repository';
+import { admissionTokenOf, TokenViewSync } from './token-view.sync';
+
+/** Names the replica that published an admission event, so it does not count its own refusals twice. */
+const ORIGIN_HEADER = 'x-bastion-origin';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+class Refusal extends Error {
+  constructor(readonly reason: RefusalReason, readonly token?: AdmissionToken) {
+    super(reason);
+  }
+}
+
+/**
+ * Site admission: a site presents a token and is admitted or refused. Decisions come from the
+ * in-memory view; Postgres records the registration (and re-checks the token in the same
+ * statement). Every attempt is audited and published; the site only ever learns "invalid token".
+ */
+@Injectable()
+export class AdmissionService implements OnModuleInit, OnModuleDestroy {
+  private readonly limiter: RefusalLimiter;
+  private readonly origin = randomUUID();
+  private refusals?: Subscription;
+
+  constructor(
+    private readonly sync: TokenViewSync,
+    private readonly tokens: TokenRepository,
+    private readonly registrations: RegistrationRepository,
+    private readonly keys: SigningKeyService,
+    private readonly events: EventPublisher,
+    private readonly tokenEvents: TokenEventPublisher,
+    @Inject(TOKENS_CONFIG) config: TokensConfig,
+    @Inject(TOKENS_LOGGER) private readonly logger: Logger,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {
+    this.limiter = new RefusalLimiter(config.ADMISSION_REFUSALS_PER_MINUTE, 60_000);
+  }
+
+  /**
+   * Every replica counts the refusals of all replicas: each hears the others' refused events (a
+   * plain subscription on the JetStream subject), so the limit holds however requests are spread.
+   */
+  onModuleInit(): void {
+    this.refusals = this.nc.subscribe(TokenEvents.siteRefused, {
+      callback: (err, msg) => {
+        if (err || msg.headers?.get(ORIGIN_HEADER) === this.origin) return;
+        try {
+          const event = msg.json<SiteAdmissionEvent>();
+          if (event.reason !== 'rate_limited' && typeof event.sourceAddress === 'string') this.limiter.recordRefusal(event.sourceAddress);
+        } catch {
+          // not an admission event: nothing to count
+        }
+      },
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.refusals?.unsubscribe();
+  }
+
+  async register({ body, passport, sourceAddress }: RegisterSiteCommand): Promise<RegistrationObject> {
+    const nodeName = body.metadata.name;
+    const siteName = body.spec.passport.cluster_name;
+    const attempt = { nodeName, siteName, sourceAddress };
+    const retryAfter = this.limiter.blockedFor(sourceAddress);
+    if (retryAfter !== undefined) {
+      this.recordRefusal({ ...attempt, reason: 'rate_limited', tenant: null, tokenUid: null });
+      throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'too many refused registrations from this address', [], retryAfter);
+    }
+    try {
+      const token = await this.resolve(body.spec.token);
+      const decision = decideAdmission(token, siteName, new Date());
+      if (!decision.admit) throw new Refusal(decision.reason, token);
+      const admitted = await this.registrations.admit(
+        { tokenUid: token!.uid, nodeName, siteName, passport, sourceAddress },
+        token!.maxRegistrations !== null,
+      );
+      if (!admitted) throw new Refusal(await this.reasonFromDatabase(token!), token);
+      if (admitted.exhaustedRevision !== null) await this.onExhausted(token!.uid);
+      this.publish({ ...attempt, outcome: 'ADMITTED', reason: 'admitted', tenant: token!.tenant, tokenUid: token!.uid });
+      return registrationObject(admitted.registration);
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      this.limiter.recordRefusal(sourceAddress);
+      this.recordRefusal({ ...attempt, reason: err.reason, tenant: err.token?.tenant ?? null, tokenUid: err.token?.uid ?? null });
+      throw new DomainError(ErrorCode.UNAUTHENTICATED, 'invalid token');
+    }
+  }
+
+  async list({ principal, namespace, labelFilter, reportFields }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
+    requireViewer(principal);
+    const selector = parseLabelFilter(labelFilter);
+    const rows = await this.registrations.list(principal.tenant, namespace);
+    // Registrations carry no labels of their own: a selector matches as it would on an empty set.
+    const items = rows.filter(() => matchesSelector(selector, {})).map((r) => registrationListItem(r, reportFields ?? false));
+    return { items, errors: [] };
+  }
+
+  async byToken({ principal, siteToken }: RegistrationsByTokenCommand): Promise<RegistrationListResponse> {
+    requireViewer(principal);
+    const token = await this.resolve(siteToken);
+    if (!token || token.tenant !== principal.tenant) throw DomainError.notFound('token not found');
+    const rows = await this.registrations.byToken(principal.tenant, token.uid);
+    return { items: rows.map((r) => registrationListItem(r, true)), errors: [] };
+  }
+
+  /** The token a presented secret names: a NORMAL token's uid, or a JWT this service signed. */
+  private async resolve(secret: string): Promise<AdmissionToken | undefined> {
+    if (looksLikeJwt(secret)) {
+      const claims = await this.keys.verify(secret);
+      if (!claims) throw new Refusal('bad_signature');
+      const token = await this.lookup(claims.tokenUid);
+      if (!token || token.type !== 'JWT' || !secretsEqual(token.contentHash, sha256Hex(secret))) return undefined;
+      return token;
+    }
+    if (!UUID.test(secret)) return undefined;
+    return this.sync.view.findBySecret(secret) ?? (await this.lookup(secret));
+  }
+
+  /**
+   * A token the view has not seen yet (created on another replica a moment ago) is read from
+   * Postgres once; a deleted one is not.
+   */
+  private async lookup(uid: string): Promise<AdmissionToken | undefined> {
+    const known = this.sync.view.get(uid);
+    if (known || this.sync.view.wasDeleted(uid) || !UUID.test(uid)) return known;
+    const row = await this.tokens.findByUid(uid);
+    if (!row) return undefined;
+    this.sync.applyLocal(row);
+    return admissionTokenOf(row);
+  }
+
+  private async reasonFromDatabase(token: AdmissionToken): Promise<RefusalReason> {
+    const row = await this.tokens.findByUid(token.uid);
+    if (row) this.sync.applyLocal(row);
+    const decision = decideAdmission(row ? admissionTokenOf(row) : undefined, '', new Date());
+    return decision.admit ? 'registrations_exhausted' : decision.reason;
+  }
+
+  private async onExhausted(uid: string): Promise<void> {
+    const row = await this.tokens.findByUid(uid);
+    if (!row) return;
+    this.sync.applyLocal(row);
+    await this.tokenEvents.stateChanged(row, 'VALID');
+  }
+
+  /** Records a refusal in Postgres and publishes it; failures are logged, not thrown at the site. */
+  private recordRefusal(r: RefusalRecord): void {
+    this.registrations.recordRefusal(r).catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
+    this.publish({ ...r, outcome: 'REFUSED' });
+  }
+
+  private publish(a: Omit<SiteAdmissionEvent, 'occurredAt'>): void {
+    const event: SiteAdmissionEvent = { ...a, occurredAt: new Date().toISOString() };
+    const subject = a.outcome === 'ADMITTED' ? TokenEvents.siteAdmitted : TokenEvents.siteRefused;
+    this.events.publish(subject, event, undefined, { [ORIGIN_HEADER]: this.origin }).catch((err: unknown) => this.logger.error({ err, subject }, 'could not publish an admission event'));
+  }
+}
+
+interface RefusalRecord {
+  reason: RefusalReason;
+  nodeName: string;
+  siteName: string;
+  sourceAddress: string;
+  tenant: string | null;
+  tokenUid: string | null;
+}
+
+function requireViewer(principal: Principal): void {
+  if (!hasRole(principal, 'viewer')) throw DomainError.permissionDenied('this operation needs the viewer role');
+}

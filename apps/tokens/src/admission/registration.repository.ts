@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { AdmissionOutcome, Registration } from '../generated/prisma/client';
+import { PrismaService } from '../prisma/prisma.service';
+
+export interface AdmitInput {
+  tokenUid: string;
+  nodeName: string;
+  siteName: string;
+  passport: Record<string, unknown>;
+  sourceAddress: string;
+}
+
+export interface AttemptInput {
+  outcome: AdmissionOutcome;
+  reason: string;
+  sourceAddress: string;
+  tenant: string | null;
+  tokenUid: string | null;
+  nodeName: string;
+  siteName: string;
+}
+
+export interface Admitted {
+  registration: Registration;
+  /** Set when this registration used the token's last allowed one and moved it to EXPIRED. */
+  exhaustedRevision: number | null;
+}
+
+interface AdmitRow {
+  uid: string;
+  tenant: string;
+  namespace: string;
+  name: string;
+  token_uid: string;
+  token_name: string;
+  site_name: string;
+  passport: unknown;
+  source_address: string;
+  created_at: Date;
+  modified_at: Date | null;
+  token_state: string;
+  token_revision: number;
+}
+
+/**
+ * Admission writes, each one SQL statement (one round trip). The statement re-checks the token
+ * in Postgres (still VALID, enabled, registrations left) so the in-memory view can never admit
+ * more than the database allows; a limited token's count is taken with a row lock, an unlimited
+ * token's row is only read, so sites registering with one token do not queue behind each other.
+ */
+@Injectable()
+export class RegistrationRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Null when the database refuses (the token changed since the view saw it). */
+  async admit(input: AdmitInput, limited: boolean): Promise<Admitted | null> {
+    const rows = limited ? await this.admitLimited(input) : await this.admitUnlimited(input);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      registration: {
+        uid: row.uid,
+        tenant: row.tenant,
+        namespace: row.namespace,
+        name: row.name,
+        tokenUid: row.token_uid,
+        tokenName: row.token_name,
+        siteName: row.site_name,
+        passport: row.passport as Registration['passport'],
+        sourceAddress: row.source_address,
+        createdAt: row.created_at,
+        modifiedAt: row.modified_at,
+      },
+      exhaustedRevision: limited && row.token_state === 'EXPIRED' ? row.token_revision : null,
+    };
+  }
+
+  async recordRefusal(input: Omit<AttemptInput, 'outcome'>): Promise<void> {
+    await this.prisma.admissionAttempt.create({ data: { id: randomUUID(), outcome: 'REFUSED', ...input } });
+  }
+
+  list(tenant: string, namespace: string): Promise<Registration[]> {
+    return this.prisma.registration.findMany({ where: { tenant, namespace }, orderBy: { name: 'asc' } });
+  }
+
+  byToken(tenant: string, tokenUid: string): Promise<Registration[]> {
+    return this.prisma.registration.findMany({ where: { tenant, tokenUid }, orderBy: { name: 'asc' } });
+  }
+
+  private admitUnlimited(i: AdmitInput): Promise<AdmitRow[]> {
+    const passport = JSON.stringify(i.passport);
+    return this.prisma.$queryRaw<AdmitRow[]>`
+      WITH tok AS (
+        SELECT uid, tenant, namespace, name, state::text AS state, revision FROM tokens.tokens
+        WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
+          AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
+      ), reg AS (
+        INSERT INTO tokens.registrations (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+        SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
+        ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
+          site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+        RETURNING *
+      ), audit AS (
+        INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
+        SELECT ${randomUUID()}::uuid, 'ADMITTED', 'admitted', ${i.sourceAddress}, reg.tenant, reg.token_uid, ${i.nodeName}, ${i.siteName} FROM reg
+      )
+      SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
+  }
+
+  private admitLimited(i: AdmitInput): Promise<AdmitRow[]> {
+    const passport = JSON.stringify(i.passport);
+    return this.prisma.$queryRaw<AdmitRow[]>`
+      WITH tok AS (
+        UPDATE tokens.tokens SET
+          used_registrations = used_registrations + 1,
+          state = CASE WHEN used_registrations + 1 >= max_registrations THEN 'EXPIRED'::tokens."TokenState" ELSE state END,
+          revision = revision + CASE WHEN used_registrations + 1 >= max_registrations THEN 1 ELSE 0 END,
+          modified_at = CASE WHEN used_registrations + 1 >= max_registrations THEN now() ELSE modified_at END
+        WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
+          AND (expires_at IS NULL OR expires_at > now())
+          AND max_registrations IS NOT NULL AND used_registrations < max_registrations
+        RETURNING uid, tenant, namespace, name, state::text AS state, revision
+      ), reg AS (
+        INSERT INTO tokens.registrations (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+        SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
+        ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
+          site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+        RETURNING *
+      ), audit AS (
+        INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
+        SELECT ${randomUUID()}::uuid, 'ADMITTED', 'admitted', ${i.sourceAddress}, reg.tenant, reg.token_uid, ${i.nodeName}, ${i.siteName} FROM reg
+      )
+      SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
+  }
+}

@@ -1,0 +1,2 @@
+/** Injection token of the service's pino logger. */
+export const TOKENS_LOGGER = Symbol('TOKENS_LOGGER');
