@@ -1,1 +1,3 @@
-export {};
+export * from './migrations-list';
+export * from './schema-engine';
+export * from './wasm-engine';
