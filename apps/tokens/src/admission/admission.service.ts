@@ -94,7 +94,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     const attempt = { nodeName, siteName, sourceAddress };
     const retryAfter = this.limiter.blockedFor(sourceAddress);
     if (retryAfter !== undefined) {
-      this.recordRefusal({ ...attempt, reason: 'rate_limited', tenant: null, tokenUid: null });
+      await this.recordRefusal({ ...attempt, reason: 'rate_limited', tenant: null, tokenUid: null });
       throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'too many refused registrations from this address', [], retryAfter);
     }
     try {
@@ -112,7 +112,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       this.limiter.recordRefusal(sourceAddress);
-      this.recordRefusal({ ...attempt, reason: err.reason, tenant: err.token?.tenant ?? null, tokenUid: err.token?.uid ?? null });
+      await this.recordRefusal({ ...attempt, reason: err.reason, tenant: err.token?.tenant ?? null, tokenUid: err.token?.uid ?? null });
       throw new DomainError(ErrorCode.UNAUTHENTICATED, 'invalid token');
     }
   }
@@ -174,9 +174,12 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     await this.tokenEvents.stateChanged(row, 'VALID');
   }
 
-  /** Records a refusal in Postgres and publishes it; failures are logged, not thrown at the site. */
-  private recordRefusal(r: RefusalRecord): void {
-    this.registrations.recordRefusal(r).catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
+  /**
+   * Records a refusal in Postgres before the site is answered, and publishes it. A failure to
+   * record is logged, not shown to the site (which learns only "invalid token").
+   */
+  private async recordRefusal(r: RefusalRecord): Promise<void> {
+    await this.registrations.recordRefusal(r).catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
     this.publish({ ...r, outcome: 'REFUSED' });
   }
 
