@@ -186,7 +186,9 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   private publish(a: Omit<SiteAdmissionEvent, 'occurredAt'>): void {
     const event: SiteAdmissionEvent = { ...a, occurredAt: new Date().toISOString() };
     const subject = a.outcome === 'ADMITTED' ? TokenEvents.siteAdmitted : TokenEvents.siteRefused;
-    this.events.publish(subject, event, undefined, { [ORIGIN_HEADER]: this.origin }).catch((err: unknown) => this.logger.error({ err, subject }, 'could not publish an admission event'));
+    // The audit row in Postgres is the durable record; the event is a notification, sent without
+    // waiting for JetStream's ack so the admission path does not pay a round trip for it.
+    this.events.notify(subject, event, { [ORIGIN_HEADER]: this.origin });
   }
 }
 

@@ -33,15 +33,31 @@ function isStreamNotFound(err: unknown): boolean {
   return err instanceof Error && /stream not found/i.test(err.message);
 }
 
-/** Publishes domain events to JetStream; waits for the stream's acknowledgement. */
+/** Publishes domain events to JetStream. */
 export class EventPublisher {
   private readonly js: JetStreamClient;
 
-  constructor(nc: NatsConnection) {
+  constructor(private readonly nc: NatsConnection) {
     this.js = jetstream(nc);
   }
 
-  /** `eventId` doubles as the JetStream message id, so a retried publish is stored once. */
+  /**
+   * Publishes without waiting for the stream's acknowledgement: the stream still stores the event,
+   * but a lost one goes unnoticed. For notifications whose durable record lives elsewhere (e.g.
+   * admissions, recorded in Postgres) on paths where an ack round trip per event costs too much.
+   */
+  notify(subject: string, payload: object, extraHeaders: Record<string, string> = {}): void {
+    const h = headers();
+    for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
+    const requestId = requestContext.getStore()?.requestId;
+    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    this.nc.publish(subject, JSON.stringify(payload), { headers: h });
+  }
+
+  /**
+   * Waits for the stream's acknowledgement. `eventId` doubles as the JetStream message id, so a
+   * retried publish is stored once.
+   */
   async publish(subject: string, payload: object, eventId: string = randomUUID(), extraHeaders: Record<string, string> = {}): Promise<void> {
     const h = headers();
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
