@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { SiteAdmissionEvent, TOKENS_STREAM } from '@bastion/contracts';
+import { SiteAdmissionEvent, TOKENS_ADMISSIONS_STREAM } from '@bastion/contracts';
 import { connectNats, DurableConsumer } from '@bastion/platform';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -210,8 +210,9 @@ describe('site admission', () => {
     const uid = await normalToken(auth, 'audited');
     const seen: SiteAdmissionEvent[] = [];
     const consumer = await DurableConsumer.start(nc, {
-      stream: TOKENS_STREAM,
+      stream: TOKENS_ADMISSIONS_STREAM,
       durable: `e2e-audit-${randomUUID().slice(0, 8)}`,
+      startAt: 'new',
       // One filter for both subjects (NATS before 2.10 takes a single filter subject).
       subjects: ['tokens.site.>'],
       payload: SiteAdmissionEvent,

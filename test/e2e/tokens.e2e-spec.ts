@@ -343,6 +343,7 @@ describe('token API through the gateway', () => {
       const consumer = await DurableConsumer.start(nc, {
         stream: TOKENS_STREAM,
         durable: `e2e-${randomUUID().slice(0, 8)}`,
+        startAt: 'new',
         subjects: [TokenEvents.stateChanged],
         payload: TokenStateChangedEvent,
         logger: quietLogger('e2e'),
@@ -368,6 +369,7 @@ describe('token API through the gateway', () => {
       const options = {
         stream: TOKENS_STREAM,
         durable,
+        startAt: 'new' as const,
         subjects: [TokenEvents.stateChanged],
         payload: TokenStateChangedEvent,
         logger: quietLogger('e2e'),

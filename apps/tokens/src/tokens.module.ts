@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { TOKENS_STREAM, TokenEvents } from '@bastion/contracts';
+import { TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenEvents } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -19,8 +19,19 @@ import { TokenController } from './tokens/token.controller';
 import { TokenRepository } from './tokens/token.repository';
 import { TokenService } from './tokens/token.service';
 
-/** The stream of the tokens service's domain events (see DESIGN.md: events that must not be lost). */
-export const TOKENS_STREAM_SPEC = { name: TOKENS_STREAM, subjects: Object.values(TokenEvents) };
+/** The stream of token changes (see DESIGN.md: events that must not be lost). */
+export const TOKENS_STREAM_SPEC = {
+  name: TOKENS_STREAM,
+  subjects: [TokenEvents.created, TokenEvents.replaced, TokenEvents.deleted, TokenEvents.stateChanged],
+};
+
+/** Admission events: a day, at most 1 GiB (the durable record of each attempt is in Postgres). */
+export const ADMISSIONS_STREAM_SPEC = {
+  name: TOKENS_ADMISSIONS_STREAM,
+  subjects: [TokenEvents.siteAdmitted, TokenEvents.siteRefused],
+  maxAgeMs: 24 * 3600 * 1000,
+  maxBytes: 1024 ** 3,
+};
 
 @Module({})
 export class TokensModule implements OnApplicationShutdown {
@@ -39,6 +50,7 @@ export class TokensModule implements OnApplicationShutdown {
           useFactory: async () => {
             const nc = await connectNats(config.NATS_URL, 'tokens');
             await ensureStream(nc, TOKENS_STREAM_SPEC);
+            await ensureStream(nc, ADMISSIONS_STREAM_SPEC);
             return nc;
           },
         },

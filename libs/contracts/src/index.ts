@@ -13,3 +13,4 @@ export * from './validation/enum-name';
 export * from './validation/string-map';
 export * from './registrations/registration.dto';
 export * from './registrations/registration.views';
+export * from './backend/page-query.dto';

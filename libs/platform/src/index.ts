@@ -15,3 +15,4 @@ export * from './prisma/prisma-errors';
 export * from './db/migrator';
 export * from './db/service-migrations';
 export * from './crypto/secret-box';
+export * from './pagination/cursor';

@@ -38,7 +38,7 @@ describe('renderError', () => {
     expect(token.body).toEqual({
       code: 3,
       message: 'bad',
-      details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', field_violations: [{ field: 'body.metadata.name', description: 'must be a DNS label' }] }],
+      details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', field_violations: [{ field: 'metadata.name', description: 'must be a DNS label' }] }],
     });
     const backend = renderError('backend', { ...base, code: ErrorCode.INVALID_ARGUMENT, message: 'bad', details });
     expect(backend.status).toBe(422);

@@ -56,7 +56,7 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
             ? [
                 {
                   '@type': 'type.googleapis.com/google.rpc.BadRequest',
-                  field_violations: e.details.map((d) => ({ field: d.loc.join('.'), description: d.msg })),
+                  field_violations: e.details.map((d) => ({ field: fieldPath(d.loc), description: d.msg })),
                 },
               ]
             : [],
@@ -72,4 +72,9 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
     case 'anthropic':
       return { status, headers, body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message } } };
   }
+}
+
+/** gRPC field paths name the field within its message: drop the body/query/path location. */
+function fieldPath(loc: string[]): string {
+  return (['body', 'query', 'path'].includes(loc[0]) ? loc.slice(1) : loc).join('.');
 }

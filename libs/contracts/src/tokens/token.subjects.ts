@@ -14,7 +14,7 @@ export const TokenSubjects = {
   health: 'tokens.health.check.v1',
 } as const;
 
-/** Domain events, published to the JetStream stream `TOKENS`. */
+/** Token events, in the JetStream stream `TOKENS`; admission events, in `TOKENS_ADMISSIONS`. */
 export const TokenEvents = {
   created: 'tokens.token.created.v1',
   replaced: 'tokens.token.replaced.v1',
@@ -25,4 +25,6 @@ export const TokenEvents = {
 } as const;
 
 export const TOKENS_STREAM = 'TOKENS';
+/** Admission events come at the rate sites register: a stream of their own, bounded in age and size. */
+export const TOKENS_ADMISSIONS_STREAM = 'TOKENS_ADMISSIONS';
 export const TOKENS_QUEUE = 'tokens';

@@ -22,6 +22,11 @@ export interface DurableConsumerOptions<T extends object> {
   logger: Logger;
   /** Delay before a failed event is delivered again (ms). */
   retryDelayMs?: number;
+  /**
+   * Where a consumer created now starts: `all` (default) replays what the stream holds, `new`
+   * starts at the next event. Either way, once created it resumes where it stopped.
+   */
+  startAt?: 'all' | 'new';
 }
 
 /**
@@ -57,7 +62,7 @@ export class DurableConsumer<T extends object> {
       await jsm.consumers.add(stream, {
         durable_name: durable,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        deliver_policy: this.options.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
         ack_wait: ackWait,
         ...filter,
       });

@@ -8,24 +8,31 @@ export interface StreamSpec {
   subjects: string[];
   /** How long events are kept (ms); default 7 days. */
   maxAgeMs?: number;
+  /** Size cap (bytes); the oldest events go first. Default: none. */
+  maxBytes?: number;
 }
 
 /**
- * Creates the stream, or widens its subjects when a new event type was added. Event subjects are
- * listed one by one: a wildcard would also capture the service's request subjects.
+ * Creates the stream, or brings an existing one to the spec (subjects and limits): the service
+ * that owns a stream declares it. Event subjects are listed one by one: a wildcard would also
+ * capture the service's request subjects.
  */
 export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  const maxAgeNs = (spec.maxAgeMs ?? 7 * 24 * 3600 * 1000) * 1_000_000;
+  const wanted = {
+    subjects: spec.subjects,
+    max_age: (spec.maxAgeMs ?? 7 * 24 * 3600 * 1000) * 1_000_000,
+    max_bytes: spec.maxBytes ?? -1,
+  };
   try {
     const info = await jsm.streams.info(spec.name);
-    const subjects = [...new Set([...(info.config.subjects ?? []), ...spec.subjects])];
-    if (subjects.length !== (info.config.subjects ?? []).length) {
-      await jsm.streams.update(spec.name, { ...info.config, subjects });
+    const current = { subjects: info.config.subjects ?? [], max_age: info.config.max_age, max_bytes: info.config.max_bytes };
+    if (JSON.stringify([...current.subjects].sort()) !== JSON.stringify([...wanted.subjects].sort()) || current.max_age !== wanted.max_age || current.max_bytes !== wanted.max_bytes) {
+      await jsm.streams.update(spec.name, { ...info.config, ...wanted });
     }
   } catch (err) {
     if (!isStreamNotFound(err)) throw err;
-    await jsm.streams.add({ name: spec.name, subjects: spec.subjects, max_age: maxAgeNs });
+    await jsm.streams.add({ name: spec.name, ...wanted });
   }
 }
 
