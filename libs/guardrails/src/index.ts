@@ -1,1 +1,19 @@
-export {};
+// Scanner engines of the guardrails backend: pure functions, no I/O. Validate a config when a
+// scanner is saved, compile it once when it is loaded, scan many texts, then aggregate the results
+// of a project's entries into the prompt's outcome.
+export * from './config/config-problem';
+export * from './config/scanner-config';
+export * from './config/scanner-limits';
+export * from './config/validate-scanner-config';
+export type { PiiDetectorId } from './detectors/pii/pii-detectors';
+export type { SecretsDetectorId } from './detectors/secrets/secrets-detectors';
+export { mergeSpans, maskSpans, type Span } from './engine/span';
+export * from './outcome/aggregate-outcome';
+export * from './outcome/apply-redactions';
+export * from './outcome/guardrail-policy';
+export { BUILT_IN_PACKAGES, type DetectorInfo, type PackageId, type ScannerPackage } from './packages/built-in-packages';
+export * from './scanners/compile-scanner';
+export * from './scanners/scan-result';
+export * from './scanners/scan-limit.error';
+export * from './scanners/scanner';
+export * from './scanners/unsupported-scanner.error';

@@ -1,0 +1,122 @@
+import RE2 from 're2';
+import { PACKAGE_DETECTORS, type PackageId } from '../packages/built-in-packages';
+import { type ConfigProblem, ScannerConfigError } from './config-problem';
+import { SCANNER_TYPES, type ScannerConfig, type ScannerType } from './scanner-config';
+import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_PATTERN_LENGTH, MAX_PATTERNS } from './scanner-limits';
+import { findUnsupportedSyntax } from './unsupported-syntax';
+
+type Fields = Record<string, unknown>;
+
+const problem = (loc: (string | number)[], msg: string, type: string): ConfigProblem => ({
+  loc: loc.map(String),
+  msg,
+  type,
+});
+
+function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Everything wrong with a scanner config as a client sent it, empty when it can be saved and
+ * compiled. Regex patterns are compiled with RE2 here, so a pattern that would fail at scan time is
+ * refused when the scanner is saved (the service answers 422 with these as `detail`).
+ */
+export function validateScannerConfig(input: unknown): ConfigProblem[] {
+  if (!isFields(input)) return [problem([], 'Input should be an object', 'dict_type')];
+  const type = input.type;
+  if (type === undefined) return [problem(['type'], 'Field required', 'missing')];
+  if (typeof type !== 'string' || !(SCANNER_TYPES as readonly string[]).includes(type)) {
+    return [problem(['type'], `Input should be ${SCANNER_TYPES.map((t) => `'${t}'`).join(', ')}`, 'literal_error')];
+  }
+  switch (type as ScannerType) {
+    case 'regex':
+      return validateRegex(input);
+    case 'keyword':
+      return validateKeyword(input);
+    case 'pii':
+    case 'secrets':
+      return validateDetectors(input, type as PackageId);
+    case 'custom':
+      return [];
+  }
+}
+
+/** Narrows a config to `ScannerConfig`, or throws a ScannerConfigError listing every problem. */
+export function assertScannerConfig(input: unknown): asserts input is ScannerConfig {
+  const problems = validateScannerConfig(input);
+  if (problems.length > 0) throw new ScannerConfigError(problems);
+}
+
+function validateRegex(input: Fields): ConfigProblem[] {
+  const hasOne = input.pattern !== undefined;
+  const hasMany = input.patterns !== undefined;
+  if (hasOne && hasMany) return [problem([], 'Give either pattern or patterns, not both', 'value_error')];
+  if (hasOne) {
+    if (typeof input.pattern !== 'string') return [problem(['pattern'], 'Input should be a valid string', 'string_type')];
+    return patternProblems(input.pattern, ['pattern']);
+  }
+  if (!hasMany) return [problem(['patterns'], 'Field required (pattern or patterns)', 'missing')];
+  return listProblems(input.patterns, 'patterns', MAX_PATTERNS, (p, loc) => patternProblems(p, loc));
+}
+
+function patternProblems(pattern: string, loc: (string | number)[]): ConfigProblem[] {
+  if (pattern === '') return [problem(loc, 'A pattern cannot be empty', 'string_too_short')];
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    return [problem(loc, `A pattern can be at most ${MAX_PATTERN_LENGTH} characters long`, 'string_too_long')];
+  }
+  const unsupported = findUnsupportedSyntax(pattern);
+  if (unsupported) return [problem(loc, unsupported, 'value_error')];
+  let re: RE2;
+  try {
+    re = new RE2(pattern, 'u');
+  } catch (e) {
+    return [problem(loc, `Not a valid RE2 pattern: ${(e as Error).message}`, 'value_error')];
+  }
+  if (re.test('')) {
+    return [problem(loc, 'The pattern matches the empty string, so it would flag every text', 'value_error')];
+  }
+  return [];
+}
+
+function validateKeyword(input: Fields): ConfigProblem[] {
+  const problems = listProblems(input.words, 'words', MAX_KEYWORDS, (word, loc) => {
+    if (word.trim() === '') return [problem(loc, 'A word cannot be empty or only whitespace', 'string_too_short')];
+    if (word.length > MAX_KEYWORD_LENGTH) {
+      return [problem(loc, `A word can be at most ${MAX_KEYWORD_LENGTH} characters long`, 'string_too_long')];
+    }
+    return [];
+  });
+  for (const flag of ['caseSensitive', 'wholeWord']) {
+    if (input[flag] !== undefined && typeof input[flag] !== 'boolean') {
+      problems.push(problem([flag], 'Input should be a valid boolean', 'bool_type'));
+    }
+  }
+  return problems;
+}
+
+function validateDetectors(input: Fields, pkg: PackageId): ConfigProblem[] {
+  if (input.detectors === undefined) return [];
+  const known = PACKAGE_DETECTORS[pkg].map((d) => d.id);
+  return listProblems(input.detectors, 'detectors', known.length, (id, loc) =>
+    known.includes(id)
+      ? []
+      : [problem(loc, `Unknown detector '${id}'; the ${pkg} package has ${known.join(', ')}`, 'literal_error')],
+  );
+}
+
+/** A non-empty list of at most `max` strings, each checked by `check`. */
+function listProblems(
+  value: unknown,
+  field: string,
+  max: number,
+  check: (item: string, loc: (string | number)[]) => ConfigProblem[],
+): ConfigProblem[] {
+  if (value === undefined) return [problem([field], 'Field required', 'missing')];
+  if (!Array.isArray(value)) return [problem([field], 'Input should be a valid list', 'list_type')];
+  if (value.length === 0) return [problem([field], 'List should have at least 1 item', 'too_short')];
+  if (value.length > max) return [problem([field], `List should have at most ${max} items`, 'too_long')];
+  return value.flatMap((item: unknown, i) =>
+    typeof item === 'string' ? check(item, [field, i]) : [problem([field, i], 'Input should be a valid string', 'string_type')],
+  );
+}
