@@ -1,1 +1,10 @@
-export {};
+export * from './client/outbound-client';
+export * from './errors/outbound-error';
+export * from './address/allowlist';
+export * from './address/address-guard';
+export { nonPublicReason } from './address/address-classification';
+export { createGuardedLookup, systemResolver, type Resolver } from './address/guarded-lookup';
+export type { SignableRequest } from './signing/signable-request';
+export * from './signing/signing-error';
+export * from './signing/aws-sigv4';
+export * from './signing/oci-signature';
