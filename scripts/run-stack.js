@@ -5,7 +5,7 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const APPS = ['tokens', 'gateway'];
+const APPS = ['tokens', 'providers', 'gateway'];
 
 const children = APPS.map((app) => {
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps', app, 'dist', 'main.js')], {

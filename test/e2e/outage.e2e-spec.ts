@@ -1,9 +1,10 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { bearer, uniqueTenant } from '@bastion/testing';
-import { http, startGateway, startTokensService } from '../support/stack';
+import { startAllServices } from '../support/services';
+import { http, startGateway } from '../support/stack';
 
-/** What a client sees when the tokens service is down, and that it recovers without a restart. */
-describe('gateway with the tokens service down', () => {
+/** What a client sees when the services are down, and that the gateway recovers without a restart. */
+describe('gateway with the services down', () => {
   let gateway: INestApplication;
   let base: string;
 
@@ -12,7 +13,7 @@ describe('gateway with the tokens service down', () => {
   });
   afterAll(() => gateway?.close());
 
-  it('reports 503 on /healthz and on token routes, then 200 once the service is back', async () => {
+  it('reports 503 on /healthz and on routes, then 200 once every service is back', async () => {
     const auth = bearer(uniqueTenant(), 'viewer');
     const health = await http(base, 'GET', '/healthz');
     expect(health.status).toBe(503);
@@ -20,14 +21,19 @@ describe('gateway with the tokens service down', () => {
     const list = await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth });
     expect(list.status).toBe(503);
     expect(list.body).toEqual({ code: 14, details: [], message: 'the tokens service is not available' });
+    const providers = await http(base, 'GET', '/backend/v1/providers', { auth });
+    expect(providers.status).toBe(503);
+    expect(providers.body).toEqual({ detail: 'the providers service is not available' });
 
-    let tokens: INestMicroservice | undefined;
+    let services: INestMicroservice[] = [];
     try {
-      tokens = await startTokensService();
-      expect((await http(base, 'GET', '/healthz')).status).toBe(200);
+      services = await startAllServices();
+      const healthy = await http(base, 'GET', '/healthz');
+      expect(healthy.status).toBe(200);
+      expect(Object.values(healthy.body.services).every((s) => (s as { status: string }).status === 'ok')).toBe(true);
       expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
     } finally {
-      await tokens?.close();
+      for (const s of services) await s.close();
     }
   });
 });

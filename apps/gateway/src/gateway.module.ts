@@ -7,6 +7,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
+import { ProvidersController } from './providers/providers.controller';
 import { TokensController } from './tokens/tokens.controller';
 
 @Module({})
@@ -17,7 +18,7 @@ export class GatewayModule implements OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [HealthController, TokensController, AdmissionController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: AuthConfig, useValue: config },

@@ -14,3 +14,5 @@ export * from './validation/string-map';
 export * from './registrations/registration.dto';
 export * from './registrations/registration.views';
 export * from './backend/page-query.dto';
+export * from './providers';
+export * from './prompts';

@@ -1,13 +1,16 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
-import { TokenSubjects } from '@bastion/contracts';
+import { ProviderSubjects, TokenSubjects } from '@bastion/contracts';
 import { type HealthReport, NatsRpcClient } from '@bastion/platform';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
 /** Health subjects of every service the gateway fronts. */
-const SERVICES: Record<string, string> = { tokens: TokenSubjects.health };
+const SERVICES: Record<string, string> = {
+  tokens: TokenSubjects.health,
+  providers: ProviderSubjects.health,
+};
 
 @ApiTags('health')
 @Controller()

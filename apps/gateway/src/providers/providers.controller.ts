@@ -1,0 +1,78 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '@bastion/auth';
+import {
+  CreateProviderRequest,
+  PageQuery,
+  type Principal,
+  ProviderSubjects,
+  TestProviderRequest,
+  UpdateProviderRequest,
+} from '@bastion/contracts';
+import { NatsRpcClient } from '@bastion/platform';
+import { IsString, MaxLength } from 'class-validator';
+import { RequestId } from '../http/request-id.decorator';
+
+class ProviderRefParams {
+  @IsString()
+  @MaxLength(128)
+  ref!: string;
+}
+
+/** Providers: the system catalog, tenant providers, and the connection tester. */
+@ApiTags('providers')
+@ApiBearerAuth()
+@Controller('backend/v1/providers')
+export class ProvidersController {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  @Get('system')
+  @ApiOperation({ summary: 'List system providers' })
+  listSystem(@CurrentPrincipal() principal: Principal, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.listSystem, { principal }, rid);
+  }
+
+  @Get('system/:ref')
+  @ApiOperation({ summary: 'Get a system provider by id or name' })
+  getSystem(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.getSystem, { principal, ref: p.ref }, rid);
+  }
+
+  @Post('test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Test a provider template or a system provider' })
+  test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.test, { principal, body }, rid);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a provider from a system provider or a template' })
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
+    return this.rpc.request<{ id: string }>(ProviderSubjects.create, { principal, body }, rid);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List providers (cursor pagination)' })
+  list(@CurrentPrincipal() principal: Principal, @Query() q: PageQuery, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.list, { principal, limit: q.limit, cursor: q.cursor }, rid);
+  }
+
+  @Get(':ref')
+  @ApiOperation({ summary: 'Get a provider by id or name (secrets masked)' })
+  get(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.get, { principal, ref: p.ref }, rid);
+  }
+
+  @Patch(':ref')
+  @ApiOperation({ summary: 'Update a provider' })
+  update(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @Body() body: UpdateProviderRequest, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.update, { principal, ref: p.ref, body }, rid);
+  }
+
+  @Delete(':ref')
+  @ApiOperation({ summary: 'Delete a provider' })
+  delete(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
+    return this.rpc.request(ProviderSubjects.delete, { principal, ref: p.ref }, rid);
+  }
+}

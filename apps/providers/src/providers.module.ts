@@ -1,0 +1,60 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PROVIDERS_STREAM, ProviderEvents } from '@bastion/contracts';
+import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
+import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION } from '@bastion/platform';
+import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { assertProductionReady, PROVIDERS_CONFIG, PROVIDERS_LOGGER, type ProvidersConfig } from './config';
+import { HealthController } from './health.controller';
+import { PrismaService } from './prisma/prisma.service';
+import { ProviderController } from './providers/provider.controller';
+import { ProviderRepository } from './providers/provider.repository';
+import { ProviderService } from './providers/provider.service';
+import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './tester/provider-tester.service';
+
+/** Provider changes, for the message proxy's cache (see DESIGN.md: events that must not be lost). */
+export const PROVIDERS_STREAM_SPEC = { name: PROVIDERS_STREAM, subjects: [ProviderEvents.changed] };
+
+const OUTBOUND_CLIENT = Symbol('OUTBOUND_CLIENT');
+
+@Module({})
+export class ProvidersModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(OUTBOUND_CLIENT) private readonly outbound: OutboundClient,
+  ) {}
+
+  static forRoot(config: ProvidersConfig, logger: Logger): DynamicModule {
+    assertProductionReady(config);
+    return {
+      module: ProvidersModule,
+      controllers: [ProviderController, HealthController],
+      providers: [
+        { provide: PROVIDERS_CONFIG, useValue: config },
+        { provide: PROVIDERS_LOGGER, useValue: logger },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: async () => {
+            const nc = await connectNats(config.NATS_URL, 'providers');
+            await ensureStream(nc, PROVIDERS_STREAM_SPEC);
+            return nc;
+          },
+        },
+        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
+        { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.PROVIDER_TEST_TIMEOUT_MS }) },
+        { provide: OUTBOUND_TRANSPORT, inject: [OUTBOUND_CLIENT], useFactory: outboundTransport },
+        { provide: REQUEST_SIGNERS, useValue: outboundSigners },
+        PrismaService,
+        ProviderRepository,
+        ProviderService,
+        ProviderTesterService,
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.outbound.close();
+    await this.nc.drain();
+  }
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  type CreateProviderCommand,
+  DomainError,
+  type FieldViolation,
+  hasRole,
+  type ListProvidersCommand,
+  type Page,
+  type Principal,
+  type ProviderChangedEvent,
+  ProviderEvents,
+  type ProviderRefCommand,
+  type ProviderRuntime,
+  type ProviderRuntimeQuery,
+  type ProviderView,
+  type Role,
+  type SystemProviderView,
+  type UpdateProviderCommand,
+  DEFAULT_PAGE_SIZE,
+} from '@bastion/contracts';
+import { decodeCursor, EventPublisher, paginate, SecretBox } from '@bastion/platform';
+import { validateTemplate } from '@bastion/templates';
+import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
+import type { Prisma, Provider } from '../generated/prisma/client';
+import { SYSTEM_PROVIDERS } from '../system/system-catalog';
+import { providerRuntime, providerView, systemProviderView } from './provider.mapper';
+import { ProviderRepository } from './provider.repository';
+import { mergeSecrets } from './secret-mask';
+
+/** Names a template may use besides its inputs and secrets. */
+const SCOPE_NAMES = ['prompt', 'messages', 'response'];
+
+/**
+ * Tenant providers: made from a system provider or a raw template, secrets sealed at rest and
+ * masked on the way out, every change published for the message proxy's cache.
+ */
+@Injectable()
+export class ProviderService implements OnModuleInit {
+  private readonly box: SecretBox;
+
+  constructor(
+    private readonly providers: ProviderRepository,
+    private readonly events: EventPublisher,
+    @Inject(PROVIDERS_CONFIG) config: ProvidersConfig,
+  ) {
+    this.box = SecretBox.fromSpec(config.PROVIDERS_ENCRYPTION_KEYS);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.providers.seedSystemProviders(SYSTEM_PROVIDERS);
+  }
+
+  async listSystem(principal: Principal): Promise<{ providers: SystemProviderView[] }> {
+    requireRole(principal, 'viewer');
+    return { providers: (await this.providers.listSystem()).map(systemProviderView) };
+  }
+
+  async getSystem(principal: Principal, ref: string): Promise<{ provider: SystemProviderView }> {
+    requireRole(principal, 'viewer');
+    const found = await this.providers.findSystem(ref);
+    if (!found) throw DomainError.notFound(`system provider "${ref}" not found`);
+    return { provider: systemProviderView(found) };
+  }
+
+  async create({ principal, body }: CreateProviderCommand): Promise<{ id: string }> {
+    requireRole(principal, 'member');
+    let base: {
+      template: unknown;
+      authTemplate: unknown;
+      inputs: Record<string, string>;
+      secretNames: string[];
+      capabilities: string[];
+      type: string;
+      tag: string;
+      limits: Pick<Provider, 'maxRequestsPerSecond' | 'requestConcurrencyLimit'>;
+      systemProviderId: string | null;
+    };
+    if (body.systemProvider) {
+      const sys = await this.providers.findSystem(body.systemProvider);
+      if (!sys) throw invalid(['body', 'systemProvider'], `no system provider "${body.systemProvider}"`);
+      base = {
+        template: sys.template,
+        authTemplate: sys.authTemplate,
+        inputs: sys.inputs as Record<string, string>,
+        secretNames: sys.secretNames,
+        capabilities: sys.capabilities,
+        type: sys.type,
+        tag: sys.tag,
+        limits: { maxRequestsPerSecond: sys.maxRequestsPerSecond, requestConcurrencyLimit: sys.requestConcurrencyLimit },
+        systemProviderId: sys.id,
+      };
+    } else if (body.template) {
+      base = {
+        template: plainJson(body.template),
+        authTemplate: body.authTemplate ?? null,
+        inputs: {},
+        secretNames: [],
+        capabilities: ['chat'],
+        type: 'custom',
+        tag: '',
+        limits: { maxRequestsPerSecond: null, requestConcurrencyLimit: null },
+        systemProviderId: null,
+      };
+    } else {
+      throw invalid(['body'], 'give either systemProvider or template');
+    }
+    const inputs = { ...base.inputs, ...(body.inputs ?? {}) };
+    const secrets = body.secrets ?? {};
+    const template = body.template ? plainJson(body.template) : base.template;
+    checkTemplate(template, inputs, secrets, base.secretNames);
+    const id = randomUUID();
+    const created = await this.providers.create({
+      id,
+      tenant: principal.tenant,
+      name: body.name,
+      projectId: body.projectId ?? null,
+      systemProviderId: base.systemProviderId,
+      type: body.type ?? base.type,
+      tag: body.tag ?? base.tag,
+      capabilities: body.capabilities ?? base.capabilities,
+      template: template as Prisma.InputJsonValue,
+      authTemplate: (body.authTemplate ?? base.authTemplate ?? undefined) as Prisma.InputJsonValue | undefined,
+      inputs,
+      secrets: this.seal(id, secrets),
+      availability: (body.availability ?? { global: true, projectIds: [] }) as unknown as Prisma.InputJsonValue,
+      redTeam: body.redTeam ?? false,
+      siem: body.siem ?? false,
+      maxRequestsPerSecond: body.maxRequestsPerSecond ?? base.limits.maxRequestsPerSecond,
+      requestConcurrencyLimit: (body.requestConcurrencyLimit ?? base.limits.requestConcurrencyLimit ?? undefined) as Prisma.InputJsonValue | undefined,
+    });
+    await this.changed(created, 'created');
+    return { id };
+  }
+
+  async list({ principal, limit, cursor }: ListProvidersCommand): Promise<Page<'providers', ProviderView>> {
+    requireRole(principal, 'viewer');
+    const size = limit ?? DEFAULT_PAGE_SIZE;
+    const c = cursor ? decodeCursor(cursor) : undefined;
+    const page = paginate(await this.providers.page(principal.tenant, size, c), size, c);
+    return { providers: page.items.map((p) => this.view(p, principal)), next: page.next, prev: page.prev };
+  }
+
+  async get({ principal, ref }: ProviderRefCommand): Promise<{ provider: ProviderView }> {
+    requireRole(principal, 'viewer');
+    return { provider: this.view(await this.mustFind(principal.tenant, ref), principal) };
+  }
+
+  async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
+    requireRole(principal, 'member');
+    const current = await this.mustFind(principal.tenant, ref);
+    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
+    const secrets = body.secrets ? mergeSecrets(this.open(current), body.secrets) : this.open(current);
+    const template = body.template ? plainJson(body.template) : current.template;
+    checkTemplate(template, inputs, secrets);
+    const updated = await this.providers.update(current.id, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.template !== undefined ? { template: template as Prisma.InputJsonValue } : {}),
+      ...(body.authTemplate !== undefined ? { authTemplate: (body.authTemplate ?? undefined) as Prisma.InputJsonValue | undefined } : {}),
+      ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
+      ...(body.projectId !== undefined ? { projectId: body.projectId } : {}),
+      ...(body.tag !== undefined ? { tag: body.tag } : {}),
+      ...(body.availability !== undefined ? { availability: body.availability as unknown as Prisma.InputJsonValue } : {}),
+      ...(body.redTeam !== undefined ? { redTeam: body.redTeam } : {}),
+      ...(body.siem !== undefined ? { siem: body.siem } : {}),
+      ...(body.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: body.maxRequestsPerSecond } : {}),
+      ...(body.requestConcurrencyLimit !== undefined ? { requestConcurrencyLimit: body.requestConcurrencyLimit as unknown as Prisma.InputJsonValue } : {}),
+      inputs,
+      secrets: this.seal(current.id, secrets),
+    });
+    await this.changed(updated, 'updated');
+    return { provider: this.view(updated, principal) };
+  }
+
+  async delete({ principal, ref }: ProviderRefCommand): Promise<Record<string, never>> {
+    requireRole(principal, 'admin');
+    const current = await this.mustFind(principal.tenant, ref);
+    await this.providers.delete(current.id);
+    await this.changed(current, 'deleted');
+    return {};
+  }
+
+  /** For the message proxy only (over NATS): the provider with its secrets in clear. */
+  async runtime({ tenant, ref }: ProviderRuntimeQuery): Promise<ProviderRuntime> {
+    const p = await this.mustFind(tenant, ref);
+    return providerRuntime(p, this.open(p));
+  }
+
+  private view(p: Provider, principal: Principal): ProviderView {
+    return providerView(p, this.open(p), hasRole(principal, 'admin'));
+  }
+
+  private async mustFind(tenant: string, ref: string): Promise<Provider> {
+    const p = await this.providers.find(tenant, ref);
+    if (!p) throw DomainError.notFound(`provider "${ref}" not found`);
+    return p;
+  }
+
+  /** The provider id is the ciphertext's associated data: a sealed map cannot be moved to another row. */
+  private seal(id: string, secrets: Record<string, string>): string {
+    return this.box.seal(JSON.stringify(secrets), id);
+  }
+
+  private open(p: Provider): Record<string, string> {
+    return JSON.parse(this.box.open(p.secrets, p.id)) as Record<string, string>;
+  }
+
+  private async changed(p: Provider, change: ProviderChangedEvent['change']): Promise<void> {
+    const event: ProviderChangedEvent = { id: p.id, tenant: p.tenant, name: p.name, change, occurredAt: new Date().toISOString() };
+    await this.events.publish(ProviderEvents.changed, event);
+  }
+}
+
+/**
+ * Refuses a template that does not parse or uses names it will not have; 422 naming each place.
+ * `declaredSecrets` are the names a system provider declares: known even while unset.
+ */
+export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
+  const clash = Object.keys(inputs).filter((k) => k in secrets);
+  if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
+  const known = [...SCOPE_NAMES, ...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
+  const errors = validateTemplate(template, { knownNames: known });
+  if (errors.length > 0) {
+    const details: FieldViolation[] = errors.map((e) => ({ loc: ['body', 'template', ...e.loc.map(String)], msg: e.message, type: `template.${e.code}` }));
+    throw DomainError.invalid(`invalid template: ${errors[0].message}`, details);
+  }
+}
+
+/** Validated DTOs are class instances; the template sandbox takes plain JSON only. */
+export function plainJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function invalid(loc: string[], msg: string): DomainError {
+  return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
+}
+
+function requireRole(principal: Principal, role: Role): void {
+  if (principal.project) throw DomainError.permissionDenied('a project-scoped token cannot manage providers');
+  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
+}

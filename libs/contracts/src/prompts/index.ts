@@ -1,0 +1,4 @@
+export * from './prompt-record.event';
+export * from './prompt-rpc.dto';
+export * from './prompt.subjects';
+export * from './prompt.views';

@@ -1,0 +1,246 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsStringMap } from '../validation/string-map';
+
+export const PROVIDER_CAPABILITIES = ['chat', 'completion', 'embedding', 'image'] as const;
+
+/** Caps requests in flight; each slot decays at `decayPerSecond` (a leaky bucket). */
+export class RequestConcurrencyLimit {
+  @ApiProperty({ example: 10 })
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  requests!: number;
+
+  @ApiProperty({ example: 1 })
+  @IsNumber()
+  @Min(0.001)
+  @Max(100_000)
+  decayPerSecond!: number;
+}
+
+export class ProviderAvailability {
+  @ApiProperty()
+  @IsBoolean()
+  global!: boolean;
+
+  @ApiProperty({ type: [String] })
+  @IsArray()
+  @IsUUID('all', { each: true })
+  projectIds!: string[];
+}
+
+/**
+ * A provider's HTTP request, with `{{ expr }}` placeholders (see libs/templates). Its exact shape is
+ * checked by the template validator; here only the outline.
+ */
+export class ProviderTemplateDto {
+  @ApiProperty({ example: 'request' })
+  @IsIn(['request'])
+  type!: 'request';
+
+  @ApiProperty({ example: 'POST' })
+  @IsString()
+  @MaxLength(16)
+  method!: string;
+
+  @ApiProperty({ example: '{{ baseUrl }}/v1/chat/completions' })
+  @IsString()
+  @MaxLength(4096)
+  url!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  headers?: Record<string, string>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  queryParams?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: 'Raw body (string with placeholders).' })
+  @IsOptional()
+  @IsString()
+  body?: string;
+
+  @ApiPropertyOptional({ description: 'JSON body: any JSON whose strings may hold placeholders.' })
+  @IsOptional()
+  json?: unknown;
+
+  @ApiPropertyOptional({ description: 'Seconds.' })
+  @IsOptional()
+  @IsNumber()
+  @Min(0.1)
+  @Max(600)
+  timeout?: number;
+
+  @ApiPropertyOptional({ description: '{accessKey, secretKey, region, service, token?}: SigV4-sign the request.' })
+  @IsOptional()
+  @IsObject()
+  awsAuth?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: '{keyId, privateKeyPem, passphrase?}: OCI-sign the request.' })
+  @IsOptional()
+  @IsObject()
+  ociAuth?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: 'Names (content, statusCode, ...) to expressions over `response`.' })
+  @IsOptional()
+  @IsObject()
+  outputs?: Record<string, unknown>;
+}
+
+class ProviderFields {
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  inputs?: Record<string, string>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Stored encrypted, returned masked.' })
+  @IsOptional()
+  @IsStringMap()
+  secrets?: Record<string, string>;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  projectId?: string;
+
+  @ApiPropertyOptional({ minimum: 0.001 })
+  @IsOptional()
+  @IsNumber()
+  @Min(0.001)
+  @Max(100_000)
+  maxRequestsPerSecond?: number;
+
+  @ApiPropertyOptional({ type: RequestConcurrencyLimit })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RequestConcurrencyLimit)
+  requestConcurrencyLimit?: RequestConcurrencyLimit;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  tag?: string;
+
+  @ApiPropertyOptional({ type: ProviderAvailability })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderAvailability)
+  availability?: ProviderAvailability;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  redTeam?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  siem?: boolean;
+}
+
+/** From a system provider (`systemProvider`, its id or name) or from a raw `template`. */
+export class CreateProviderRequest extends ProviderFields {
+  @ApiProperty({ example: 'openai-prod' })
+  @IsString()
+  @MaxLength(128)
+  name!: string;
+
+  @ApiPropertyOptional({ description: 'A system provider id or name.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  systemProvider?: string;
+
+  @ApiPropertyOptional({ type: ProviderTemplateDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderTemplateDto)
+  template?: ProviderTemplateDto;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsObject()
+  authTemplate?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
+  @IsOptional()
+  @IsIn(PROVIDER_CAPABILITIES, { each: true })
+  capabilities?: string[];
+
+  @ApiPropertyOptional({ example: 'custom' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  type?: string;
+}
+
+/** Partial update. A secret sent back as its masked value is kept; a secret set to "" is removed. */
+export class UpdateProviderRequest extends ProviderFields {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  name?: string;
+
+  @ApiPropertyOptional({ type: ProviderTemplateDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderTemplateDto)
+  template?: ProviderTemplateDto;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsObject()
+  authTemplate?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
+  @IsOptional()
+  @IsIn(PROVIDER_CAPABILITIES, { each: true })
+  capabilities?: string[];
+}
+
+export class TestProviderRequest {
+  @ApiPropertyOptional({ description: 'A system provider id or name, instead of `template`.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  systemProvider?: string;
+
+  @ApiPropertyOptional({ type: ProviderTemplateDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderTemplateDto)
+  template?: ProviderTemplateDto;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsObject()
+  authTemplate?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  inputs?: Record<string, string>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @IsOptional()
+  @IsStringMap()
+  secrets?: Record<string, string>;
+
+  @ApiPropertyOptional({ example: 'chat', default: 'chat' })
+  @IsOptional()
+  @IsString()
+  capability?: string;
+
+  @ApiPropertyOptional({ description: 'The prompt sent in the test; default "Say hello."' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  prompt?: string;
+}

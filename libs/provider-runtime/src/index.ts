@@ -1,0 +1,5 @@
+export * from './redact';
+export * from './render-request';
+export * from './run-provider';
+export * from './transport';
+export * from './outbound-transport';

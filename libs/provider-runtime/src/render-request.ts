@@ -1,0 +1,62 @@
+import type { ProviderTemplateView } from '@bastion/contracts';
+import { renderTemplate, type TemplateScope, TemplateError } from '@bastion/templates';
+import type { AwsAuth, OciAuth, OutgoingRequest } from './transport';
+
+export interface RenderedRequest {
+  request: OutgoingRequest;
+  awsAuth?: AwsAuth;
+  ociAuth?: OciAuth;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Renders a provider template's request part (everything but `outputs`) into a request on the
+ * wire: query parameters join the URL, `json` becomes the body with its content type, empty
+ * header values are left out.
+ */
+export function renderRequest(template: ProviderTemplateView, scope: TemplateScope, defaultTimeoutMs = DEFAULT_TIMEOUT_MS): RenderedRequest {
+  const { outputs: _outputs, ...requestPart } = template;
+  const r = renderTemplate(requestPart, scope) as Record<string, unknown>;
+  const url = stringField(r.url, 'url');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TemplateError('type', `the rendered url "${url}" is not an absolute URL`).at({ loc: ['url'] });
+  }
+  for (const [k, v] of Object.entries(asRecord(r.queryParams))) {
+    if (v !== undefined && v !== null && v !== '') parsed.searchParams.append(k, String(v));
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(asRecord(r.headers))) {
+    if (v !== undefined && v !== null && v !== '') headers[k.toLowerCase()] = String(v);
+  }
+  let body: string | undefined;
+  if (r.json !== undefined) {
+    body = JSON.stringify(r.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (r.body !== undefined && r.body !== null) {
+    body = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+  }
+  const timeout = typeof r.timeout === 'number' && r.timeout > 0 ? r.timeout * 1000 : defaultTimeoutMs;
+  return {
+    request: { method: stringField(r.method ?? 'POST', 'method').toUpperCase(), url: parsed.toString(), headers, body, timeoutMs: timeout },
+    awsAuth: r.awsAuth ? (nonEmpty(asRecord(r.awsAuth)) as unknown as AwsAuth) : undefined,
+    ociAuth: r.ociAuth ? (nonEmpty(asRecord(r.ociAuth)) as unknown as OciAuth) : undefined,
+  };
+}
+
+function stringField(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw new TemplateError('type', `the template's ${name} must render to a non-empty string`).at({ loc: [name] });
+  return value;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Empty values are absent: an unset optional secret (e.g. an AWS session token) renders as "". */
+function nonEmpty(r: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => [k, String(v)]));
+}
