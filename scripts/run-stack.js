@@ -5,11 +5,14 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const APPS = ['tokens', 'providers', 'gateway'];
+const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
 
-const children = APPS.map((app) => {
+// On one machine each service needs its own ops port (/livez, /readyz, /metrics): 9464, 9465, ...
+const healthBase = Number(process.env.HEALTH_PORT ?? 9464);
+
+const children = APPS.map((app, i) => {
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps', app, 'dist', 'main.js')], {
-    env: process.env,
+    env: { ...process.env, HEALTH_PORT: String(healthBase + i) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const prefix = `[${app}]`.padEnd(10);

@@ -29,6 +29,7 @@ export class MockUpstream {
       req.on('end', () => {
         const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         this.requests.push(rec);
+        if (rec.url.startsWith('/v1/messages')) return this.anthropic(rec, res);
         const custom = this.answer?.(rec);
         const reply = custom ?? this.defaultAnswer(rec);
         setTimeout(() => {
@@ -46,6 +47,53 @@ export class MockUpstream {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
+  /** What the mock model says: an echo, or `reply` when a test set one. */
+  reply?: (userText: string) => string;
+
+  /**
+   * Anthropic's Messages API: the key must be `sk-ant-mock-key-000000`; the answer echoes the last
+   * user text (or `reply`), as JSON or as Anthropic's SSE events in small deltas.
+   */
+  private anthropic(rec: RecordedRequest, res: import('node:http').ServerResponse): void {
+    if (rec.headers['x-api-key'] !== 'sk-ant-mock-key-000000') {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
+      return;
+    }
+    const body = JSON.parse(rec.body) as { model: string; stream?: boolean; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+    const last = [...body.messages].reverse().find((m) => m.role === 'user');
+    const userText = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((b) => b.text ?? '').join('');
+    const text = this.reply ? this.reply(userText) : `echo: ${userText}`;
+    const message = { id: 'msg_mock_1', type: 'message', role: 'assistant', model: body.model, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 5 } };
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ...message, content: [{ type: 'text', text }], stop_reason: 'end_turn' }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const events: [string, unknown][] = [
+      ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['ping', { type: 'ping' }],
+      ...chunks(text, 5).map((t): [string, unknown] => ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }]),
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }],
+      ['message_stop', { type: 'message_stop' }],
+    ];
+    let i = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      if (i >= events.length) return void res.end();
+      const [event, data] = events[i++];
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      setTimeout(next, this.streamDelayMs);
+    };
+    next();
+  }
+
+  /** Pause between streamed events (ms), so tests can disconnect mid-stream. */
+  streamDelayMs = 2;
+
   private defaultAnswer(req: RecordedRequest): { status: number; body: string; headers?: Record<string, string>; delayMs?: number } {
     if (req.url.startsWith('/v1/chat/completions')) {
       if (req.headers.authorization !== 'Bearer sk-test-good-key-123456') {
@@ -57,4 +105,10 @@ export class MockUpstream {
     if (req.url.startsWith('/slow')) return { status: 200, body: '{"output":"late"}', delayMs: 3000 };
     return { status: 404, body: JSON.stringify({ error: { message: `no route ${req.url}` } }) };
   }
+}
+
+function chunks(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
 }

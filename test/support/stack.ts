@@ -1,6 +1,6 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, createServiceApp, loadConfig } from '@bastion/platform';
+import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
 import type { Logger } from 'pino';
 import { createGateway, GatewayConfig } from '../../apps/gateway/src';
 import { TokensConfig, TokensModule } from '../../apps/tokens/src';
@@ -19,14 +19,14 @@ export function quietLogger(service: string): Logger {
 
 /** Starts one tokens-service instance, the real app module on the real NATS and Postgres. */
 export async function startTokensService(logger = quietLogger('tokens'), env: Record<string, string> = {}): Promise<INestMicroservice> {
-  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv(), ...env });
-  const app = await createServiceApp(TokensModule.forRoot(config, logger), {
+  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
+  const metrics = new PlatformMetrics('tokens');
+  return startService(TokensModule.forRoot(config, logger, metrics), {
     queue: TOKENS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
+    metrics,
   });
-  await app.listen();
-  return app;
 }
 
 /** Starts the gateway on a free port and returns its base URL. */

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { devPublicKey } from '@bastion/auth';
-import { PinoNestLogger, requestContext } from '@bastion/platform';
+import { PinoNestLogger, PlatformMetrics, requestContext } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
@@ -22,7 +22,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     logger: false,
     trustProxy: trustProxySetting(config.GATEWAY_TRUST_PROXY),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
+  const metrics = new PlatformMetrics('gateway');
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics), adapter, {
     logger: new PinoNestLogger(logger),
     // Our own parser reads every body as JSON (see json-body.ts).
     bodyParser: false,
@@ -38,15 +39,14 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   fastify.addHook('onResponse', (req, reply, done) => {
     const user = (req as { user?: { tenant?: string } }).user;
     const started = (req as { startedAt?: number }).startedAt ?? performance.now();
+    const ms = performance.now() - started;
+    // The route pattern, not the URL, so names and ids do not explode the label set.
+    const route = req.routeOptions?.url ?? 'unmatched';
+    const labels = { method: req.method, route, status: String(reply.statusCode) };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, ms / 1000);
     logger.info(
-      {
-        requestId: req.id,
-        tenant: user?.tenant,
-        method: req.method,
-        route: req.routeOptions?.url ?? req.url,
-        status: reply.statusCode,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-      },
+      { requestId: req.id, tenant: user?.tenant, method: req.method, route, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100 },
       'request',
     );
     done();

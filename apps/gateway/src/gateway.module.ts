@@ -2,25 +2,31 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AuthConfig, JwtAuthGuard, JwtStrategy } from '@bastion/auth';
-import { connectNats, NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
+import { connectNats, NATS_CONNECTION, NatsRpcClient, PlatformMetrics } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
+import { ProjectsController } from './projects/projects.controller';
+import { ScannersController } from './projects/scanners.controller';
+import { PromptsController } from './prompts/prompts.controller';
 import { ProvidersController } from './providers/providers.controller';
+import { PromptSendController } from './proxy/prompt-send.controller';
+import { VendorController } from './proxy/vendor.controller';
 import { TokensController } from './tokens/tokens.controller';
 
 @Module({})
 export class GatewayModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  static forRoot(config: GatewayConfig): DynamicModule {
+  static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, ScannersController, ProjectsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: PlatformMetrics, useValue: metrics },
         { provide: AuthConfig, useValue: config },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config.NATS_URL, 'gateway') },
         {

@@ -1,22 +1,14 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { ProviderSubjects } from '@bastion/contracts';
-import { NATS_CONNECTION, runHealthChecks, type HealthReport } from '@bastion/platform';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { PrismaService } from './prisma/prisma.service';
+import { type HealthReport, READINESS_CHECKS, type ReadinessChecks, runHealthChecks } from '@bastion/platform';
 
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly prisma: PrismaService,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
+  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessChecks) {}
 
   @MessagePattern(ProviderSubjects.health)
   check(): Promise<HealthReport> {
-    return runHealthChecks('providers', {
-      database: () => this.prisma.$queryRaw`SELECT 1`,
-      nats: () => this.nc.flush(),
-    });
+    return runHealthChecks('providers', this.checks);
   }
 }

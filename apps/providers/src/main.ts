@@ -1,15 +1,20 @@
 import 'reflect-metadata';
 import { PROVIDERS_QUEUE } from '@bastion/contracts';
-import { createLogger, createServiceApp, loadConfig } from '@bastion/platform';
+import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
 import { ProvidersConfig } from './config';
 import { ProvidersModule } from './providers.module';
 
 async function main(): Promise<void> {
   const config = loadConfig(ProvidersConfig);
   const logger = createLogger('providers', config.LOG_LEVEL);
-  const app = await createServiceApp(ProvidersModule.forRoot(config, logger), { queue: PROVIDERS_QUEUE, natsUrl: config.NATS_URL, logger });
-  await app.listen();
-  logger.info('providers service listening on NATS');
+  const metrics = new PlatformMetrics('providers');
+  await startService(ProvidersModule.forRoot(config, logger, metrics), {
+    queue: PROVIDERS_QUEUE,
+    natsUrl: config.NATS_URL,
+    logger,
+    metrics,
+  });
+  logger.info({ healthPort: config.HEALTH_PORT }, 'providers service listening on NATS');
 }
 
 main().catch((err) => {

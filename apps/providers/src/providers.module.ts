@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { PROVIDERS_STREAM, ProviderEvents } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION } from '@bastion/platform';
+import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -25,7 +25,7 @@ export class ProvidersModule implements OnApplicationShutdown {
     @Inject(OUTBOUND_CLIENT) private readonly outbound: OutboundClient,
   ) {}
 
-  static forRoot(config: ProvidersConfig, logger: Logger): DynamicModule {
+  static forRoot(config: ProvidersConfig, logger: Logger, metrics = new PlatformMetrics('providers')): DynamicModule {
     assertProductionReady(config);
     return {
       module: ProvidersModule,
@@ -33,6 +33,13 @@ export class ProvidersModule implements OnApplicationShutdown {
       providers: [
         { provide: PROVIDERS_CONFIG, useValue: config },
         { provide: PROVIDERS_LOGGER, useValue: logger },
+        { provide: PlatformMetrics, useValue: metrics },
+        opsServerProvider('providers', config.HEALTH_PORT, READINESS_CHECKS),
+        {
+          provide: READINESS_CHECKS,
+          inject: [PrismaService, NATS_CONNECTION],
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+        },
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {

@@ -1,22 +1,14 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { TokenSubjects } from '@bastion/contracts';
-import { NATS_CONNECTION, runHealthChecks, type HealthReport } from '@bastion/platform';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { PrismaService } from './prisma/prisma.service';
+import { type HealthReport, READINESS_CHECKS, type ReadinessChecks, runHealthChecks } from '@bastion/platform';
 
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly prisma: PrismaService,
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
+  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessChecks) {}
 
   @MessagePattern(TokenSubjects.health)
   check(): Promise<HealthReport> {
-    return runHealthChecks('tokens', {
-      database: () => this.prisma.$queryRaw`SELECT 1`,
-      nats: () => this.nc.flush(),
-    });
+    return runHealthChecks('tokens', this.checks);
   }
 }

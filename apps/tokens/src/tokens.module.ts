@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenEvents } from '@bastion/contracts';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION } from '@bastion/platform';
+import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AdmissionController } from './admission/admission.controller';
@@ -37,7 +37,7 @@ export const ADMISSIONS_STREAM_SPEC = {
 export class TokensModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  static forRoot(config: TokensConfig, logger: Logger): DynamicModule {
+  static forRoot(config: TokensConfig, logger: Logger, metrics = new PlatformMetrics('tokens')): DynamicModule {
     assertProductionReady(config);
     return {
       module: TokensModule,
@@ -45,6 +45,13 @@ export class TokensModule implements OnApplicationShutdown {
       providers: [
         { provide: TOKENS_CONFIG, useValue: config },
         { provide: TOKENS_LOGGER, useValue: logger },
+        { provide: PlatformMetrics, useValue: metrics },
+        opsServerProvider('tokens', config.HEALTH_PORT, READINESS_CHECKS),
+        {
+          provide: READINESS_CHECKS,
+          inject: [PrismaService, NATS_CONNECTION],
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+        },
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {

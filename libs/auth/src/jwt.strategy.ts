@@ -16,7 +16,7 @@ export const JWT_STRATEGY = 'jwt';
 export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(config: AuthConfig) {
     const common = {
-      jwtFromRequest: (req: { headers: Record<string, string | string[] | undefined> }) => extractToken(req.headers),
+      jwtFromRequest: (req: { headers: Record<string, string | string[] | undefined>; url?: string }) => extractToken(req.headers, req.url),
       issuer: config.AUTH_ISSUER,
       audience: config.AUTH_AUDIENCE,
       algorithms: [DEV_ALGORITHM, 'RS256', 'ES384', 'PS256'] as Algorithm[],

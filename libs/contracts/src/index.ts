@@ -16,3 +16,5 @@ export * from './registrations/registration.views';
 export * from './backend/page-query.dto';
 export * from './providers';
 export * from './prompts';
+export * from './proxy';
+export * from './projects';

@@ -16,3 +16,5 @@ export * from './db/migrator';
 export * from './db/service-migrations';
 export * from './crypto/secret-box';
 export * from './pagination/cursor';
+export * from './ops/metrics';
+export * from './ops/ops-server';

@@ -14,6 +14,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   413: ErrorCode.INVALID_ARGUMENT,
   415: ErrorCode.INVALID_ARGUMENT,
   429: ErrorCode.RESOURCE_EXHAUSTED,
+  502: ErrorCode.BAD_GATEWAY,
   503: ErrorCode.UNAVAILABLE,
   504: ErrorCode.DEADLINE_EXCEEDED,
 };
@@ -39,6 +40,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       details: error.details,
       requestId: String(req.id),
       retryAfter: error.retryAfter,
+      meta: error.meta,
     });
     void reply
       .status(status ?? rendered.status)

@@ -19,6 +19,7 @@ describe('renderError', () => {
     [ErrorCode.RESOURCE_EXHAUSTED, 429, 8],
     [ErrorCode.INTERNAL, 500, 13],
     [ErrorCode.UNAVAILABLE, 503, 14],
+    [ErrorCode.BAD_GATEWAY, 502, 14],
     [ErrorCode.DEADLINE_EXCEEDED, 504, 4],
   ])('token style maps %s to HTTP %d and gRPC %d', (code, status, grpc) => {
     const r = renderError('token', { ...base, code, message: 'm' });
@@ -43,6 +44,12 @@ describe('renderError', () => {
     const backend = renderError('backend', { ...base, code: ErrorCode.INVALID_ARGUMENT, message: 'bad', details });
     expect(backend.status).toBe(422);
     expect(backend.body).toEqual({ detail: details });
+  });
+
+  it('carries a guardrail block\'s cai_error in the Anthropic error', () => {
+    const cai = { outcome: 'blocked', scanner_results: [{ scannerId: 's', outcome: 'failed' }] };
+    const r = renderError('anthropic', { ...base, code: ErrorCode.INVALID_ARGUMENT, message: 'blocked', meta: { cai_error: cai } });
+    expect(r).toEqual({ status: 400, headers: {}, body: { type: 'error', error: { type: 'invalid_request_error', message: 'blocked', cai_error: cai } } });
   });
 
   it('writes Anthropic errors and Retry-After', () => {

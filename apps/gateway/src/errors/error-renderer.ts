@@ -21,6 +21,7 @@ export interface ErrorInput {
   details: FieldViolation[];
   requestId: string;
   retryAfter?: number;
+  meta?: Record<string, unknown>;
 }
 
 const ANTHROPIC_TYPES: Record<ErrorCode, string> = {
@@ -33,6 +34,7 @@ const ANTHROPIC_TYPES: Record<ErrorCode, string> = {
   [ErrorCode.RESOURCE_EXHAUSTED]: 'rate_limit_error',
   [ErrorCode.DEADLINE_EXCEEDED]: 'timeout_error',
   [ErrorCode.UNAVAILABLE]: 'overloaded_error',
+  [ErrorCode.BAD_GATEWAY]: 'api_error',
   [ErrorCode.INTERNAL]: 'api_error',
 };
 
@@ -70,7 +72,11 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
         body: { detail: e.details.length ? e.details : message },
       };
     case 'anthropic':
-      return { status, headers, body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message } } };
+      return {
+        status,
+        headers,
+        body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message, ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}) } },
+      };
   }
 }
 

@@ -1,8 +1,9 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
-import { ProviderSubjects, TokenSubjects } from '@bastion/contracts';
-import { type HealthReport, NatsRpcClient } from '@bastion/platform';
+import { ProjectSubjects, PromptSubjects, ProxySubjects, ProviderSubjects, TokenSubjects } from '@bastion/contracts';
+import { type HealthReport, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
@@ -10,12 +11,49 @@ import { randomUUID } from 'node:crypto';
 const SERVICES: Record<string, string> = {
   tokens: TokenSubjects.health,
   providers: ProviderSubjects.health,
+  prompts: PromptSubjects.health,
+  'message-proxy': ProxySubjects.health,
+  projects: ProjectSubjects.health,
 };
 
 @ApiTags('health')
 @Controller()
 export class HealthController {
-  constructor(private readonly rpc: NatsRpcClient) {}
+  constructor(
+    private readonly rpc: NatsRpcClient,
+    private readonly platformMetrics: PlatformMetrics,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {}
+
+  /** The process runs (for the liveness probe). */
+  @Public()
+  @Get('livez')
+  livez() {
+    return { status: 'ok' };
+  }
+
+  /**
+   * Readiness of the whole platform: every service answers on NATS with its own dependencies
+   * (database, NATS) up. `?self` checks only the gateway's own NATS connection, which is what a
+   * Kubernetes readiness probe of the gateway should use (so one service's outage does not take
+   * every gateway out of rotation).
+   */
+  @Public()
+  @Get('readyz')
+  async readyz(@Query('self') self: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (self !== undefined) {
+      const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
+      void reply.status(report.status === 'ok' ? 200 : 503);
+      return report;
+    }
+    return this.healthz(reply);
+  }
+
+  @Public()
+  @Get('metrics')
+  async metrics(@Res() reply: FastifyReply) {
+    void reply.header('content-type', this.platformMetrics.registry.contentType).send(await this.platformMetrics.registry.metrics());
+  }
 
   /** 200 once every service answers on NATS with its dependencies up; 503 otherwise. */
   @Public()

@@ -2,13 +2,34 @@ import { DomainError } from '@bastion/contracts';
 import type { FastifyInstance } from 'fastify';
 
 /**
+ * Route config (Nest's `@RouteConfig`) of a route that takes a text body: `text/csv` and
+ * `text/plain` bodies reach it as a string, and `bodyLimit` (bytes) replaces the global limit for
+ * it alone.
+ */
+export interface TextBodyRouteConfig {
+  textBody: true;
+  bodyLimit?: number;
+}
+
+const TEXT_TYPES = /^\s*text\/(csv|plain)\s*(;|$)/i;
+
+/**
  * Bodies are JSON whatever the content type says: token-API clients (and `curl -d`) often send JSON
- * as application/x-www-form-urlencoded. An empty body is `{}` (Delete's body may be empty).
+ * as application/x-www-form-urlencoded. An empty body is `{}` (Delete's body may be empty). The
+ * exception: a route whose config says `textBody` receives `text/csv` and `text/plain` as text.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+  // Fastify reads a route's body limit from its route options, which Nest does not let a controller
+  // set; copy it from the route config as each route is added.
+  fastify.addHook('onRoute', (route) => {
+    const limit = (route.config as Partial<TextBodyRouteConfig> | undefined)?.bodyLimit;
+    if (limit !== undefined && route.bodyLimit === undefined) route.bodyLimit = limit;
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    const wantsText = (req.routeOptions?.config as Partial<TextBodyRouteConfig> | undefined)?.textBody === true;
+    if (wantsText && TEXT_TYPES.test(req.headers['content-type'] ?? '')) return done(null, text);
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));

@@ -13,7 +13,8 @@ import {
   type SiteAdmissionEvent,
   TokenEvents,
 } from '@bastion/contracts';
-import { EventPublisher, NATS_CONNECTION } from '@bastion/platform';
+import { EventPublisher, NATS_CONNECTION, PlatformMetrics } from '@bastion/platform';
+import type { Counter } from 'prom-client';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
@@ -51,6 +52,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   private readonly limiter: RefusalLimiter;
   private readonly origin = randomUUID();
   private refusals?: Subscription;
+  private readonly admissions: Counter<'outcome' | 'reason'>;
 
   constructor(
     private readonly sync: TokenViewSync,
@@ -62,8 +64,10 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     @Inject(TOKENS_CONFIG) config: TokensConfig,
     @Inject(TOKENS_LOGGER) private readonly logger: Logger,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    metrics: PlatformMetrics,
   ) {
     this.limiter = new RefusalLimiter(config.ADMISSION_REFUSALS_PER_MINUTE, 60_000);
+    this.admissions = metrics.counter('bastion_site_admissions_total', 'Site admission attempts by outcome and reason', ['outcome', 'reason']);
   }
 
   /**
@@ -107,6 +111,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
       );
       if (!admitted) throw new Refusal(await this.reasonFromDatabase(token!), token);
       if (admitted.exhaustedRevision !== null) await this.onExhausted(token!.uid);
+      this.admissions.inc({ outcome: 'ADMITTED', reason: 'admitted' });
       this.publish({ ...attempt, outcome: 'ADMITTED', reason: 'admitted', tenant: token!.tenant, tokenUid: token!.uid });
       return registrationObject(admitted.registration);
     } catch (err) {
@@ -179,6 +184,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
    * record is logged, not shown to the site (which learns only "invalid token").
    */
   private async recordRefusal(r: RefusalRecord): Promise<void> {
+    this.admissions.inc({ outcome: 'REFUSED', reason: r.reason });
     await this.registrations.recordRefusal(r).catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
     this.publish({ ...r, outcome: 'REFUSED' });
   }

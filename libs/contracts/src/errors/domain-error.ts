@@ -15,6 +15,8 @@ export interface RpcErrorPayload {
   details: FieldViolation[];
   /** Seconds, for RESOURCE_EXHAUSTED. */
   retryAfter?: number;
+  /** API-specific extras a renderer may show (e.g. `cai_error` of a guardrail block). */
+  meta?: Record<string, unknown>;
 }
 
 export class DomainError extends Error {
@@ -23,6 +25,7 @@ export class DomainError extends Error {
     message: string,
     readonly details: FieldViolation[] = [],
     readonly retryAfter?: number,
+    readonly meta?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -31,6 +34,7 @@ export class DomainError extends Error {
   toPayload(): RpcErrorPayload {
     const payload: RpcErrorPayload = { code: this.code, message: this.message, details: this.details };
     if (this.retryAfter !== undefined) payload.retryAfter = this.retryAfter;
+    if (this.meta !== undefined) payload.meta = this.meta;
     return payload;
   }
 
@@ -38,7 +42,7 @@ export class DomainError extends Error {
     if (typeof value !== 'object' || value === null) return undefined;
     const v = value as Partial<RpcErrorPayload>;
     if (!isErrorCode(v.code) || typeof v.message !== 'string') return undefined;
-    return new DomainError(v.code, v.message, Array.isArray(v.details) ? v.details : [], v.retryAfter);
+    return new DomainError(v.code, v.message, Array.isArray(v.details) ? v.details : [], v.retryAfter, v.meta);
   }
 
   static invalid(message: string, details: FieldViolation[] = []): DomainError {

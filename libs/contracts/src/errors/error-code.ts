@@ -11,6 +11,8 @@ export enum ErrorCode {
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   RESOURCE_EXHAUSTED = 'RESOURCE_EXHAUSTED',
   UNAVAILABLE = 'UNAVAILABLE',
+  /** An upstream the platform called (a model provider) failed or could not be reached. */
+  BAD_GATEWAY = 'BAD_GATEWAY',
   DEADLINE_EXCEEDED = 'DEADLINE_EXCEEDED',
   INTERNAL = 'INTERNAL',
 }
@@ -26,6 +28,7 @@ export const GRPC_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.FAILED_PRECONDITION]: 9,
   [ErrorCode.INTERNAL]: 13,
   [ErrorCode.UNAVAILABLE]: 14,
+  [ErrorCode.BAD_GATEWAY]: 14,
   [ErrorCode.UNAUTHENTICATED]: 16,
 };
 
@@ -39,6 +42,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.RESOURCE_EXHAUSTED]: 429,
   [ErrorCode.INTERNAL]: 500,
   [ErrorCode.UNAVAILABLE]: 503,
+  [ErrorCode.BAD_GATEWAY]: 502,
   [ErrorCode.DEADLINE_EXCEEDED]: 504,
 };
 

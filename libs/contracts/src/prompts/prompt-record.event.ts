@@ -4,18 +4,20 @@ import { IsArray, IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsStr
 export const PROMPT_OUTCOMES = ['cleared', 'flagged', 'redacted', 'blocked'] as const;
 export type PromptOutcome = (typeof PROMPT_OUTCOMES)[number];
 
-/** The spec's Scanner version meta (also `versionMeta`). */
+/** The spec's Scanner version meta (also a scanner's `versionMeta`). */
 export interface ScannerVersionMeta {
-  id: string;
-  name: string;
-  description: string;
-  direction: string;
-  published: boolean;
   createdAt: string;
   createdBy: string;
+  description: string;
+  direction: 'request' | 'response' | 'both';
+  id: string;
+  name: string;
+  /** The latest dataset run's F1; null before the version was evaluated. */
   f1Score: number | null;
   latestDatasetResult: { datasetRunId: string; f1Score: number } | null;
+  published: boolean;
 }
+
 
 /** The spec's Scanner result: one scanner's verdict on one direction of one prompt. */
 export class ScannerResultRecord {

@@ -18,6 +18,12 @@ export class PlatformConfig {
 
   @IsString()
   NODE_ENV = 'development';
+
+  /** Port of /livez, /readyz and /metrics beside a NATS service (0: any free port). */
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT = 9464;
 }
 
 export class DatabaseConfig extends PlatformConfig {

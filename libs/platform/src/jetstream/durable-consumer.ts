@@ -84,7 +84,9 @@ export class DurableConsumer<T extends object> {
           if (errors.length > 0) throw new Error(`invalid payload: ${errors.map((e) => e.property).join(', ')}`);
         } catch (err) {
           logger.error({ err, subject: m.subject, seq: m.seq }, 'dropping malformed event');
-          m.term('malformed');
+          // No reason text: NATS servers before 2.10 ignore `+TERM <reason>`, and the event would
+          // come back every ack wait, forever.
+          m.term();
           return;
         }
         try {

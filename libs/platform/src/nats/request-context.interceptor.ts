@@ -4,6 +4,7 @@ import type { NatsContext } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { Observable, tap } from 'rxjs';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
+import type { PlatformMetrics } from '../ops/metrics';
 
 /**
  * Runs each message handler inside the request's context (request id from the NATS header the
@@ -11,7 +12,10 @@ import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly metrics?: PlatformMetrics,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const rpc = context.switchToRpc();
@@ -27,9 +31,19 @@ export class RequestContextInterceptor implements NestInterceptor {
           .handle()
           .pipe(
             tap({
-              complete: () => this.logger.info({ subject, durationMs: round(performance.now() - started) }, 'handled'),
-              error: (err: { code?: string }) =>
-                this.logger.info({ subject, durationMs: round(performance.now() - started), code: err?.code ?? 'INTERNAL' }, 'failed'),
+              complete: () => {
+                const ms = performance.now() - started;
+                this.metrics?.rpcRequests.inc({ subject, outcome: 'ok' });
+                this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
+                this.logger.info({ subject, durationMs: round(ms) }, 'handled');
+              },
+              error: (err: { code?: string }) => {
+                const ms = performance.now() - started;
+                const code = err?.code ?? 'INTERNAL';
+                this.metrics?.rpcRequests.inc({ subject, outcome: code });
+                this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
+                this.logger.info({ subject, durationMs: round(ms), code }, 'failed');
+              },
             }),
           )
           .subscribe(subscriber),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { headers, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
 
 interface NestReply<T> {
@@ -36,11 +36,57 @@ export class NatsRpcClient {
     }
     return reply.response as T;
   }
+
+  /**
+   * A request answered by a stream of replies (a Nest handler returning an Observable): yields each
+   * response until the service marks the stream disposed. The first reply must come within the
+   * RPC timeout, each next one within `idleTimeoutMs`.
+   */
+  async *stream<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
+    const inbox = createInbox();
+    const sub = this.nc.subscribe(inbox);
+    const h = headers();
+    h.set(REQUEST_ID_HEADER, requestId);
+    this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), { reply: inbox, headers: h });
+    const replies = sub[Symbol.asyncIterator]();
+    let timeoutMs = this.timeoutMs;
+    try {
+      for (;;) {
+        const next = await withTimeout(replies.next(), timeoutMs, subject);
+        if (next.done) return;
+        const msg: Msg = next.value;
+        if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers)) throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
+        const reply = msg.json<NestReply<T> & { isDisposed?: boolean }>();
+        if (reply.err !== undefined && reply.err !== null) {
+          throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
+        }
+        if (reply.response !== undefined && reply.response !== null) yield reply.response;
+        if (reply.isDisposed) return;
+        timeoutMs = idleTimeoutMs;
+      }
+    } finally {
+      sub.unsubscribe();
+    }
+  }
 }
 
-function transportError(subject: string, err: unknown): DomainError {
+async function withTimeout<T>(promise: Promise<T>, ms: number, subject: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(transportError(subject, new TimeoutError())), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function transportError(subject: string, err: unknown, noResponders = false): DomainError {
   const service = subject.split('.')[0];
-  if (err instanceof RequestError && err.isNoResponders()) {
+  if (noResponders || (err instanceof RequestError && err.isNoResponders())) {
     return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service is not available`);
   }
   if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError)) {

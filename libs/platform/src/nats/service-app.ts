@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { PinoNestLogger } from '../logging/logger';
+import type { PlatformMetrics } from '../ops/metrics';
 import { RequestContextInterceptor } from './request-context.interceptor';
 import { RpcDomainExceptionFilter } from './rpc-exception.filter';
 import { payloadValidationPipe } from './validation';
@@ -12,6 +13,7 @@ export interface ServiceAppOptions {
   queue: string;
   natsUrl: string;
   logger: Logger;
+  metrics?: PlatformMetrics;
 }
 
 /** Builds a NATS microservice with the platform's validation, error filter and request context. */
@@ -23,7 +25,18 @@ export async function createServiceApp(module: unknown, options: ServiceAppOptio
   });
   app.useGlobalPipes(payloadValidationPipe());
   app.useGlobalFilters(new RpcDomainExceptionFilter(options.logger));
-  app.useGlobalInterceptors(new RequestContextInterceptor(options.logger));
+  app.useGlobalInterceptors(new RequestContextInterceptor(options.logger, options.metrics));
   app.enableShutdownHooks();
+  return app;
+}
+
+/** Injection token of a service's readiness checks: what /readyz and the NATS health subject run. */
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
+export type ReadinessChecks = Record<string, () => Promise<unknown>>;
+
+/** Creates and starts a NATS service: the one way mains and end-to-end tests start one. */
+export async function startService(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
+  const app = await createServiceApp(module, options);
+  await app.listen();
   return app;
 }

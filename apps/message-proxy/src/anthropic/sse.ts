@@ -1,0 +1,66 @@
+/** One server-sent event of the Messages API stream. */
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+export function formatSse(e: SseEvent): string {
+  return `event: ${e.event}\ndata: ${e.data}\n\n`;
+}
+
+/**
+ * Splits a byte stream of server-sent events into events, whatever the chunking: call `push` with
+ * each chunk; it returns the events completed so far. Comments and `id:`/`retry:` lines are dropped.
+ */
+export class SseParser {
+  private buffer = '';
+  private pendingCr = false;
+
+  push(chunk: string): SseEvent[] {
+    // A CRLF may be split between chunks: hold a trailing CR until the next chunk shows what follows.
+    let text = (this.pendingCr ? '\r' : '') + chunk;
+    this.pendingCr = text.endsWith('\r');
+    if (this.pendingCr) text = text.slice(0, -1);
+    this.buffer += text.replace(/\r\n?/g, '\n');
+    const events: SseEvent[] = [];
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) events.push({ event, data: data.join('\n') });
+    }
+    return events;
+  }
+}
+
+/** The stream of a complete answer, as Anthropic streams one (for providers that do not stream). */
+export function synthesizeStream(message: { id?: string; model?: string }, text: string, chunkSize = 64): SseEvent[] {
+  const start = { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } };
+  const events: SseEvent[] = [
+    { event: 'message_start', data: JSON.stringify(start) },
+    { event: 'content_block_start', data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) },
+  ];
+  for (let i = 0; i < text.length; i += chunkSize) {
+    events.push(textDelta(0, text.slice(i, i + chunkSize)));
+  }
+  events.push(
+    { event: 'content_block_stop', data: JSON.stringify({ type: 'content_block_stop', index: 0 }) },
+    { event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 0 } }) },
+    { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
+  );
+  return events;
+}
+
+export function textDelta(index: number, text: string): SseEvent {
+  return { event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }) };
+}
+
+export function errorEvent(type: string, message: string, extra: Record<string, unknown> = {}): SseEvent {
+  return { event: 'error', data: JSON.stringify({ type: 'error', error: { type, message, ...extra } }) };
+}

@@ -1,0 +1,28 @@
+import { PlatformConfig } from '@bastion/platform';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+
+export class ProxyConfig extends PlatformConfig {
+  /** Hosts, host:port pairs, IPs or CIDRs the proxy may reach although private (e.g. a local model). */
+  @IsString()
+  OUTBOUND_ALLOWLIST = '';
+
+  /** How long a model may take to answer (ms); streams get this much per stream. */
+  @IsInt()
+  @Min(1000)
+  UPSTREAM_TIMEOUT_MS = 120_000;
+
+  /** Cached providers and projects are dropped after this long even without a change event (ms). */
+  @IsInt()
+  @Min(1000)
+  CACHE_TTL_MS = 60_000;
+
+  /** Characters of a streamed answer held back until the scanners have seen what follows them. */
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  STREAM_HOLDBACK_CHARS = 256;
+}
+
+export const PROXY_CONFIG = Symbol('PROXY_CONFIG');
+export const PROXY_LOGGER = Symbol('PROXY_LOGGER');
+export const OUTBOUND_CLIENT = Symbol('OUTBOUND_CLIENT');

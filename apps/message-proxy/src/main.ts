@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { PROXY_QUEUE } from '@bastion/contracts';
+import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { ProxyConfig } from './config';
+import { ProxyModule } from './proxy.module';
+
+async function main(): Promise<void> {
+  const config = loadConfig(ProxyConfig);
+  const logger = createLogger('message-proxy', config.LOG_LEVEL);
+  const metrics = new PlatformMetrics('message-proxy');
+  await startService(ProxyModule.forRoot(config, logger, metrics), {
+    queue: PROXY_QUEUE,
+    natsUrl: config.NATS_URL,
+    logger,
+    metrics,
+  });
+  logger.info({ healthPort: config.HEALTH_PORT }, 'message proxy listening on NATS');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, hasRole, type Principal, type ProjectRuntime, type ProviderRuntime, type RuntimeGuardrail } from '@bastion/contracts';
+import { PlatformMetrics } from '@bastion/platform';
+import type { Counter } from 'prom-client';
+import { DirectoryService } from '../cache/directory.service';
+import { CompiledGuardrails } from '../guard/compiled-guardrails';
+import { type GuardrailRun, runGuardrails, type ScanDirection } from '../guard/run-guardrails';
+import { ProviderLimiter } from '../limits/provider-limiter';
+
+export interface Exchange {
+  project: ProjectRuntime;
+  provider: ProviderRuntime | null;
+  guardrails: RuntimeGuardrail[];
+  scan(text: string, direction: ScanDirection): GuardrailRun;
+}
+
+/**
+ * Everything a guarded exchange needs before it starts: the caller's project (its token's, the
+ * one named, or the tenant's default), the provider (enabled for that project and within its
+ * limits), and the project's guardrails ready to run.
+ */
+@Injectable()
+export class ExchangeContext {
+  private readonly compiled = new CompiledGuardrails();
+  private readonly limiter = new ProviderLimiter();
+  private readonly outcomes: Counter<'direction' | 'outcome'>;
+  private readonly limited: Counter<'provider'>;
+
+  constructor(
+    private readonly directory: DirectoryService,
+    metrics: PlatformMetrics,
+  ) {
+    this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', ['direction', 'outcome']);
+    this.limited = metrics.counter('bastion_provider_rate_limited_total', 'Requests refused (429) by a provider limit', ['provider']);
+  }
+
+  async open(principal: Principal, providerRef: string | null, projectRef?: string): Promise<Exchange> {
+    if (!hasRole(principal, 'viewer')) throw DomainError.permissionDenied('no role allows this');
+    if (principal.project && projectRef && projectRef !== principal.project) {
+      throw DomainError.permissionDenied('this token is scoped to another project');
+    }
+    const project = await this.directory.project(principal.tenant, principal.project ?? projectRef).catch(notFoundAs('project'));
+    const provider = providerRef === null ? null : await this.directory.provider(principal.tenant, providerRef).catch(notFoundAs('provider'));
+    if (provider) {
+      this.checkEnabled(project, provider);
+      const decision = this.limiter.acquire(`${provider.tenant}:${provider.id}`, provider);
+      if (!decision.ok) {
+        this.limited.inc({ provider: provider.name });
+        throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, `rate limit of provider "${provider.name}": ${decision.reason}`, [], decision.retryAfter);
+      }
+    }
+    const guardrails = [...project.packages, ...project.scanners];
+    const enforce = project.project.enforcing;
+    return {
+      project,
+      provider,
+      guardrails,
+      scan: (text, direction) => {
+        const run = runGuardrails(guardrails, (g) => this.compiled.get(g), text, direction, enforce);
+        this.outcomes.inc({ direction, outcome: run.outcome });
+        return run;
+      },
+    };
+  }
+
+  private checkEnabled(project: ProjectRuntime, provider: ProviderRuntime): void {
+    const listed = project.providers;
+    if (listed.length > 0 && !listed.some((p) => (p.id === provider.id || p.name === provider.name) && p.enabled)) {
+      throw DomainError.permissionDenied(`provider "${provider.name}" is not enabled for project "${project.project.name}"`);
+    }
+    if (!provider.availability.global && !provider.availability.projectIds.includes(project.project.id)) {
+      throw DomainError.permissionDenied(`provider "${provider.name}" is not available to project "${project.project.name}"`);
+    }
+  }
+}
+
+function notFoundAs(what: string) {
+  return (err: unknown): never => {
+    if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw DomainError.notFound(`${what} not found: ${err.message}`);
+    throw err;
+  };
+}

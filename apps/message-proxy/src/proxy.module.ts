@@ -1,0 +1,60 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PROXY_STREAM_SPEC } from '@bastion/contracts';
+import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
+import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { DirectoryService } from './cache/directory.service';
+import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
+import { HealthController } from './health.controller';
+import { ExchangeContext } from './messages/exchange-context';
+import { MessagesService } from './messages/messages.service';
+import { PromptApiService } from './messages/prompt-api.service';
+import { ProxyController } from './proxy.controller';
+import { PromptRecorder } from './records/prompt-recorder';
+import { UpstreamService } from './upstream/upstream.service';
+
+@Module({})
+export class ProxyModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(OUTBOUND_CLIENT) private readonly outbound: OutboundClient,
+  ) {}
+
+  static forRoot(config: ProxyConfig, logger: Logger, metrics = new PlatformMetrics('message-proxy')): DynamicModule {
+    parseAllowlist(config.OUTBOUND_ALLOWLIST);
+    return {
+      module: ProxyModule,
+      controllers: [ProxyController, HealthController],
+      providers: [
+        { provide: PROXY_CONFIG, useValue: config },
+        { provide: PROXY_LOGGER, useValue: logger },
+        { provide: PlatformMetrics, useValue: metrics },
+        opsServerProvider('message-proxy', config.HEALTH_PORT, READINESS_CHECKS),
+        { provide: READINESS_CHECKS, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }) },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: async () => {
+            const nc = await connectNats(config.NATS_URL, 'message-proxy');
+            await ensureStream(nc, PROXY_STREAM_SPEC);
+            return nc;
+          },
+        },
+        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
+        { provide: NatsRpcClient, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS) },
+        { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }) },
+        DirectoryService,
+        ExchangeContext,
+        UpstreamService,
+        PromptRecorder,
+        MessagesService,
+        PromptApiService,
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.outbound.close();
+    await this.nc.drain();
+  }
+}

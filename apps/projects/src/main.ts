@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { PROJECTS_QUEUE } from '@bastion/contracts';
+import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { ProjectsConfig } from './config';
+import { ProjectsModule } from './projects.module';
+
+async function main(): Promise<void> {
+  const config = loadConfig(ProjectsConfig);
+  const logger = createLogger('projects', config.LOG_LEVEL);
+  const metrics = new PlatformMetrics('projects');
+  await startService(ProjectsModule.forRoot(config, logger, metrics), {
+    queue: PROJECTS_QUEUE,
+    natsUrl: config.NATS_URL,
+    logger,
+    metrics,
+  });
+  logger.info({ healthPort: config.HEALTH_PORT }, 'projects service listening on NATS');
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

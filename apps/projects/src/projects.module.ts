@@ -1,0 +1,68 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PROJECTS_STREAM, ProjectEvents } from '@bastion/contracts';
+import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { PROJECTS_CONFIG, type ProjectsConfig } from './config';
+import { DatasetController } from './datasets/dataset.controller';
+import { DatasetRepository } from './datasets/dataset.repository';
+import { DatasetService } from './datasets/dataset.service';
+import { ProjectsEventPublisher } from './events/projects-event.publisher';
+import { HealthController } from './health.controller';
+import { PROJECTS_LOGGER } from './logger';
+import { PrismaService } from './prisma/prisma.service';
+import { ProjectController } from './projects/project.controller';
+import { ProjectRepository } from './projects/project.repository';
+import { ProjectService } from './projects/project.service';
+import { ScannerController } from './scanners/scanner.controller';
+import { ScannerRepository } from './scanners/scanner.repository';
+import { ScannerService } from './scanners/scanner.service';
+
+/** Project and scanner changes, for caches of them (the message proxy's). Subjects listed one by one. */
+export const PROJECTS_STREAM_SPEC: StreamSpec = {
+  name: PROJECTS_STREAM,
+  subjects: [ProjectEvents.projectChanged, ProjectEvents.scannerChanged],
+};
+
+@Module({})
+export class ProjectsModule implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
+    return {
+      module: ProjectsModule,
+      controllers: [ScannerController, DatasetController, ProjectController, HealthController],
+      providers: [
+        { provide: PROJECTS_CONFIG, useValue: config },
+        { provide: PROJECTS_LOGGER, useValue: logger },
+        { provide: PlatformMetrics, useValue: metrics },
+        {
+          provide: READINESS_CHECKS,
+          inject: [PrismaService, NATS_CONNECTION],
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+        },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: async () => {
+            const nc = await connectNats(config.NATS_URL, 'projects');
+            await ensureStream(nc, PROJECTS_STREAM_SPEC);
+            return nc;
+          },
+        },
+        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
+        PrismaService,
+        ScannerRepository,
+        DatasetRepository,
+        ProjectRepository,
+        ProjectsEventPublisher,
+        ScannerService,
+        DatasetService,
+        ProjectService,
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.nc.drain();
+  }
+}

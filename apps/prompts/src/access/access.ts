@@ -1,0 +1,22 @@
+import { DomainError, hasRole, type Principal, type Role } from '@bastion/contracts';
+
+export function requireRole(principal: Principal, role: Role): void {
+  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
+}
+
+/** A project-scoped principal sees only its project's records; others see the whole tenant. */
+export function canSee(principal: Principal, projectId: string | null): boolean {
+  return !principal.project || principal.project === projectId;
+}
+
+/**
+ * The project a list is confined to: a project-scoped principal's own project, whatever it asked
+ * for (asking for another project is refused rather than silently answered with nothing).
+ */
+export function projectScope(principal: Principal, requested: string | undefined): string | undefined {
+  if (!principal.project) return requested;
+  if (requested !== undefined && requested !== principal.project) {
+    throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}`);
+  }
+  return principal.project;
+}

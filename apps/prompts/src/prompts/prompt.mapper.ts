@@ -1,0 +1,114 @@
+import type {
+  PromptFileView,
+  PromptOutcome,
+  PromptRecordedEvent,
+  PromptResultView,
+  PromptTemplateView,
+  PromptView,
+  ScannerResultView,
+  ScannerVersionMeta,
+} from '@bastion/contracts';
+import { Prisma, type Prompt, type PromptTemplate } from '../generated/prisma/client';
+
+type Json = Prisma.InputJsonValue;
+type Loose = Record<string, unknown>;
+
+/**
+ * Postgres refuses U+0000 in text and in jsonb. A record carrying one (a prompt can hold any
+ * character) would fail its insert on every redelivery, so it is stored with U+FFFD instead.
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value) as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  }
+  return value;
+}
+
+/** The row a prompt record is stored as: the spec's fields of the record, and nothing it did not say. */
+export function promptRow(event: PromptRecordedEvent): Prisma.PromptCreateManyInput {
+  const e = withoutNul(event);
+  const r = e.result;
+  return {
+    id: e.id,
+    tenant: e.tenant,
+    projectId: e.projectId ?? null,
+    userId: e.userId,
+    provider: e.provider,
+    providerId: e.providerId ?? null,
+    input: e.input,
+    memory: e.memory,
+    extraInputs: e.extraInputs as Json,
+    externalMetadata: e.externalMetadata as Json,
+    fromTemplate: e.fromTemplate,
+    templateId: e.templateId ?? null,
+    parentId: e.parentId ?? null,
+    preserve: e.preserve,
+    type: e.type,
+    source: e.source,
+    receivedAt: new Date(e.receivedAt),
+    outcome: r.outcome,
+    response: r.response ?? null,
+    files: (r.files ?? []).map((f) => fileView(f as unknown as Loose)) as unknown as Json,
+    providerResult: r.providerResult ? (providerResultView(r.providerResult as unknown as Loose) as Json) : Prisma.DbNull,
+    scannerResults: (r.scannerResults ?? []).map((s) => scannerResultView(s as unknown as Loose)) as unknown as Json,
+  };
+}
+
+/** The spec's Prompt, from a stored row. */
+export function promptView(p: Prompt): PromptView {
+  const result: PromptResultView = {
+    outcome: p.outcome as PromptOutcome,
+    response: p.response,
+    files: asArray(p.files).map(fileView),
+    providerResult: p.providerResult && typeof p.providerResult === 'object' ? providerResultView(p.providerResult as Loose) : null,
+    scannerResults: asArray(p.scannerResults).map(scannerResultView),
+  };
+  return {
+    id: p.id,
+    parentId: p.parentId,
+    projectId: p.projectId,
+    userId: p.userId,
+    provider: p.provider,
+    input: p.input,
+    memory: p.memory,
+    extraInputs: p.extraInputs as Record<string, string>,
+    externalMetadata: p.externalMetadata as Record<string, unknown>,
+    fromTemplate: p.fromTemplate,
+    preserve: p.preserve,
+    receivedAt: p.receivedAt.toISOString(),
+    type: p.type,
+    result,
+  };
+}
+
+export function templateView(t: PromptTemplate): PromptTemplateView {
+  return { id: t.id, name: t.name, projectId: t.projectId, promptId: t.promptId, userId: t.userId, createdAt: t.createdAt.toISOString() };
+}
+
+function asArray(value: unknown): Loose[] {
+  return Array.isArray(value) ? (value.filter((v) => v !== null && typeof v === 'object') as Loose[]) : [];
+}
+
+function fileView(f: Loose): PromptFileView {
+  return { contentType: String(f.contentType ?? ''), data: String(f.data ?? ''), id: String(f.id ?? ''), isBase64: f.isBase64 === true, name: String(f.name ?? '') };
+}
+
+function providerResultView(r: Loose): NonNullable<PromptResultView['providerResult']> {
+  return { data: String(r.data ?? ''), receivedDate: String(r.receivedDate ?? ''), sentDate: String(r.sentDate ?? ''), statusCode: Number(r.statusCode) };
+}
+
+function scannerResultView(s: Loose): ScannerResultView {
+  return {
+    scannerId: String(s.scannerId ?? ''),
+    outcome: s.outcome as ScannerResultView['outcome'],
+    scanDirection: s.scanDirection as ScannerResultView['scanDirection'],
+    data: (s.data ?? { type: '', matches: [] }) as ScannerResultView['data'],
+    message: String(s.message ?? ''),
+    customConfig: s.customConfig === true,
+    startedDate: String(s.startedDate ?? ''),
+    completedDate: String(s.completedDate ?? ''),
+    scannerVersionMeta: (s.scannerVersionMeta ?? null) as ScannerVersionMeta | null,
+  };
+}

@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DEFAULT_PAGE_SIZE,
+  DomainError,
+  type ListPromptsCommand,
+  type Page,
+  type Principal,
+  type PromptRecordedEvent,
+  type PromptRefCommand,
+  type PromptView,
+} from '@bastion/contracts';
+import { decodeCursor, paginate } from '@bastion/platform';
+import type { Logger } from 'pino';
+import { canSee, projectScope, requireRole } from '../access/access';
+import { PROMPTS_LOGGER } from '../config';
+import type { Prompt } from '../generated/prisma/client';
+import { parsePromptFilters } from './prompt-filters';
+import { promptRow, promptView } from './prompt.mapper';
+import { PromptRepository } from './prompt.repository';
+
+/** The prompt store: records from the proxy in, exactly once; reads within the caller's tenant and project. */
+@Injectable()
+export class PromptService {
+  constructor(
+    private readonly prompts: PromptRepository,
+    @Inject(PROMPTS_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Stores one record. A redelivered record (same id) is already there and is skipped; a database
+   * error throws, so the event is not acknowledged and JetStream delivers it again.
+   */
+  async record(event: PromptRecordedEvent): Promise<void> {
+    const stored = await this.prompts.insertOnce(promptRow(event));
+    if (!stored) this.logger.debug({ id: event.id }, 'prompt record already stored');
+  }
+
+  async list({ principal, limit, cursor, ...raw }: ListPromptsCommand): Promise<Page<'prompts', PromptView>> {
+    requireRole(principal, 'viewer');
+    const filter = parsePromptFilters(raw);
+    filter.projectId = projectScope(principal, filter.projectId);
+    const size = limit ?? DEFAULT_PAGE_SIZE;
+    const c = cursor ? decodeCursor(cursor) : undefined;
+    const rows = await this.prompts.page(principal.tenant, filter, size, c);
+    const page = paginate(
+      rows.map((row) => ({ createdAt: row.receivedAt, id: row.id, row })),
+      size,
+      c,
+    );
+    return { prompts: page.items.map((i) => promptView(i.row)), next: page.next, prev: page.prev };
+  }
+
+  async get({ principal, id }: PromptRefCommand): Promise<{ prompt: PromptView }> {
+    requireRole(principal, 'viewer');
+    return { prompt: promptView(await this.mustFind(principal, id)) };
+  }
+
+  /** A prompt the principal may see; anything else (another tenant's, another project's) is 404. */
+  async mustFind(principal: Principal, id: string): Promise<Prompt> {
+    const p = await this.prompts.find(principal.tenant, id);
+    if (!p || !canSee(principal, p.projectId)) throw DomainError.notFound(`prompt ${id} not found`);
+    return p;
+  }
+}

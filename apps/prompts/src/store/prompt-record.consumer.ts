@@ -1,0 +1,43 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PROXY_STREAM, PromptRecordedEvent, ProxyEvents } from '@bastion/contracts';
+import { DurableConsumer, NATS_CONNECTION } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { PROMPTS_LOGGER } from '../config';
+import { PromptService } from '../prompts/prompt.service';
+
+/** The durable the server keeps the store's position under while every replica is away. */
+export const PROMPTS_STORE_DURABLE = 'prompts-store';
+
+/**
+ * Stores the proxy's prompt records from JetStream. Each record is acknowledged only once its row
+ * is in Postgres: records published while this service was stopped wait in the stream and arrive
+ * when it starts (the durable starts at the stream's first record the very first time); a failed
+ * insert is retried. Replicas share the one durable, so each record goes to one of them.
+ */
+@Injectable()
+export class PromptRecordConsumer implements OnModuleInit, OnModuleDestroy {
+  private consumer?: DurableConsumer<PromptRecordedEvent>;
+
+  constructor(
+    private readonly prompts: PromptService,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(PROMPTS_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.consumer = await DurableConsumer.start(this.nc, {
+      stream: PROXY_STREAM,
+      durable: PROMPTS_STORE_DURABLE,
+      startAt: 'all',
+      subjects: [ProxyEvents.promptRecorded],
+      payload: PromptRecordedEvent,
+      logger: this.logger,
+      handler: (event) => this.prompts.record(event),
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.consumer?.stop();
+  }
+}

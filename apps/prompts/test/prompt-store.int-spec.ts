@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import { PromptSubjects, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
+import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { uniqueTenant, waitFor } from '@bastion/testing';
+import { jetstream } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { promptRecord, publishRecords, startPromptsService } from '../../../test/support/prompts';
+import { testEnv } from '../../../test/support/stack';
+
+/** The prompt store on its own: records published to JetStream in, rows in Postgres out. */
+jest.setTimeout(30_000);
+
+describe('prompt store', () => {
+  let service: INestMicroservice | undefined;
+  let nc: NatsConnection;
+  let rpc: NatsRpcClient;
+  let db: Client;
+
+  beforeAll(async () => {
+    service = await startPromptsService();
+    nc = await connectNats(testEnv().NATS_URL, 'int-prompts');
+    rpc = new NatsRpcClient(nc, 5000);
+    db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await nc?.close();
+    await service?.close();
+  });
+
+  const principal = (tenant: string, role = 'member', project?: string) => ({ sub: 'int-user', tenant, roles: [role], ...(project ? { project } : {}) });
+
+  async function rowsOf(tenant: string): Promise<{ id: string; input: string }[]> {
+    const { rows } = await db.query('SELECT id, input FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at', [tenant]);
+    return rows;
+  }
+
+  /**
+   * Waits until the store has handled everything published so far: the store takes records in
+   * order, so once a marker published last is stored, the records before it were handled too.
+   */
+  async function storeCaughtUp(): Promise<void> {
+    const marker = promptRecord(uniqueTenant('marker'));
+    await publishRecords(nc, [marker]);
+    await waitFor(async () => ((await rowsOf(marker.tenant)).length === 1 ? true : undefined), 10_000, 'the store to catch up');
+  }
+
+  it('stores a record with its result, scanner results and provider result', async () => {
+    const tenant = uniqueTenant();
+    const record = promptRecord(tenant, {
+      projectId: 'proj-1',
+      memory: ['Hi', 'Hello! How can I help?'],
+      extraInputs: { lang: 'en' },
+      externalMetadata: { ticket: 42, tags: ['a'] },
+      source: 'prompts',
+      result: {
+        ...promptRecord(tenant).result,
+        outcome: 'redacted',
+        response: 'My card is ****************',
+        scannerResults: [
+          {
+            scannerId: 'card-numbers',
+            outcome: 'failed',
+            scanDirection: 'response',
+            data: { type: 'regex', matches: [['4111111111111111', 11, 27]] },
+            message: 'card number redacted',
+            customConfig: false,
+            startedDate: '2026-03-01T10:00:01.000Z',
+            completedDate: '2026-03-01T10:00:01.002Z',
+            scannerVersionMeta: null,
+          },
+        ],
+      } as PromptRecordedEvent['result'],
+    });
+    await publishRecords(nc, [record]);
+    await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the record to be stored');
+    const { rows } = await db.query('SELECT * FROM prompts.prompts WHERE id = $1', [record.id]);
+    expect(rows[0]).toMatchObject({
+      tenant,
+      project_id: 'proj-1',
+      source: 'prompts',
+      outcome: 'redacted',
+      memory: ['Hi', 'Hello! How can I help?'],
+      provider_result: { statusCode: 200, data: '{"content":"Paris."}' },
+      scanner_results: [expect.objectContaining({ scannerId: 'card-numbers', outcome: 'failed', scanDirection: 'response' })],
+    });
+    const got = await rpc.request<{ prompt: PromptView }>(PromptSubjects.get, { principal: principal(tenant, 'viewer'), id: record.id }, 'int-p1');
+    expect(got.prompt).toMatchObject({
+      id: record.id,
+      projectId: 'proj-1',
+      memory: ['Hi', 'Hello! How can I help?'],
+      extraInputs: { lang: 'en' },
+      externalMetadata: { ticket: 42, tags: ['a'] },
+      receivedAt: record.receivedAt,
+      result: { outcome: 'redacted', response: 'My card is ****************', scannerResults: record.result.scannerResults },
+    });
+  });
+
+  it('stores a record once however often it is delivered', async () => {
+    const tenant = uniqueTenant();
+    const [a, b] = [promptRecord(tenant, { input: 'first' }), promptRecord(tenant, { input: 'second' })];
+    // Three copies of `a` reach the store (a redelivery looks exactly like this), and a retried
+    // publish of `b` with the same message id, which JetStream itself drops.
+    await publishRecords(nc, [a, a, a], { duplicate: true });
+    await publishRecords(nc, [b, b]);
+    await storeCaughtUp();
+    expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(['first', 'second']);
+  });
+
+  it('catches up on records published while it was stopped, each once', async () => {
+    const tenant = uniqueTenant();
+    await service!.close();
+    service = undefined;
+    const missed = Array.from({ length: 5 }, (_, i) => promptRecord(tenant, { input: `while down ${i}` }));
+    await publishRecords(nc, missed);
+    await publishRecords(nc, [missed[0]], { duplicate: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await rowsOf(tenant)).toEqual([]);
+
+    service = await startPromptsService();
+    await waitFor(async () => ((await rowsOf(tenant)).length >= 5 ? true : undefined), 10_000, 'the missed records to be stored');
+    await storeCaughtUp();
+    expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(missed.map((r) => r.input).sort());
+  });
+
+  it('retries a record the database refused until it is stored', async () => {
+    const tenant = uniqueTenant();
+    const fn = `refuse_${randomUUID().slice(0, 8)}`;
+    // The trigger refuses this tenant's rows and counts attempts in a sequence (which a rollback
+    // does not undo).
+    await db.query(`CREATE SEQUENCE prompts.${fn}`);
+    await db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.tenant = '${tenant}' THEN PERFORM nextval('prompts.${fn}'); RAISE EXCEPTION 'refused for this test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`);
+    const attempts = async () => Number((await db.query(`SELECT last_value, is_called FROM prompts.${fn}`)).rows.map((r) => (r.is_called ? r.last_value : 0))[0]);
+    try {
+      await publishRecords(nc, [promptRecord(tenant, { input: 'refused at first' })]);
+      await waitFor(async () => ((await attempts()) >= 2 ? true : undefined), 10_000, 'a second attempt');
+      expect(await rowsOf(tenant)).toEqual([]);
+    } finally {
+      await db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
+      await db.query(`DROP FUNCTION prompts.${fn}()`);
+      await db.query(`DROP SEQUENCE prompts.${fn}`);
+    }
+    await waitFor(async () => ((await rowsOf(tenant)).map((r) => r.input).join() === 'refused at first' ? true : undefined), 10_000, 'the record, stored on a retry');
+  });
+
+  it('drops a malformed record without holding up the ones after it', async () => {
+    const tenant = uniqueTenant();
+    await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ id: 'not-a-uuid', tenant }));
+    await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ ...promptRecord(tenant), result: { outcome: 'exploded' } }));
+    await publishRecords(nc, [promptRecord(tenant, { input: 'fine' })]);
+    await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the good record');
+    await storeCaughtUp();
+    expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['fine']);
+  });
+
+  it('gives the proxy a template\'s input, within the tenant only', async () => {
+    const tenant = uniqueTenant();
+    const record = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise this week.' });
+    await publishRecords(nc, [record]);
+    await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the record');
+    const { promptTemplate } = await rpc.request<{ promptTemplate: { id: string } }>(
+      PromptSubjects.createTemplate,
+      { principal: principal(tenant), body: { name: 'weekly', promptId: record.id } },
+      'int-t1',
+    );
+    await expect(rpc.request(PromptSubjects.templateInput, { tenant, templateId: promptTemplate.id }, 'int-t2')).resolves.toEqual({
+      input: 'Summarise this week.',
+      projectId: 'proj-t',
+    });
+    await expect(rpc.request(PromptSubjects.templateInput, { tenant: uniqueTenant(), templateId: promptTemplate.id }, 'int-t3')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(rpc.request(PromptSubjects.templateInput, { tenant, templateId: 'nope' }, 'int-t4')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('answers its health check with the database and NATS', async () => {
+    await expect(rpc.request(PromptSubjects.health, {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+  });
+});

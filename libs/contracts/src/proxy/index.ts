@@ -1,0 +1,3 @@
+export * from './project-runtime';
+export * from './proxy.dto';
+export * from './proxy.subjects';

@@ -1,0 +1,131 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { Allow, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
+import { PrincipalDto } from '../auth/principal.dto';
+
+/** One message of the Anthropic Messages API; `content` is a string or a list of content blocks. */
+export class AnthropicMessage {
+  @ApiProperty({ enum: ['user', 'assistant'] })
+  @IsIn(['user', 'assistant'])
+  role!: 'user' | 'assistant';
+
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }] })
+  @Allow()
+  content!: string | Record<string, unknown>[];
+}
+
+/**
+ * The Messages API request. Only what the proxy reads is checked; every other field is passed to
+ * an Anthropic provider as sent (the raw body travels beside this).
+ */
+export class MessagesRequest {
+  @ApiProperty({ example: 'claude-sonnet-4-5' })
+  @IsString()
+  @MaxLength(256)
+  model!: string;
+
+  @ApiProperty({ example: 1024 })
+  @IsInt()
+  @Min(1)
+  max_tokens!: number;
+
+  @ApiProperty({ type: [AnthropicMessage] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => AnthropicMessage)
+  messages!: AnthropicMessage[];
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  stream?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Allow()
+  system?: string | Record<string, unknown>[];
+}
+
+export class SendPromptRequest {
+  @ApiPropertyOptional({ description: 'The prompt text; or give promptTemplateId.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_000_000)
+  input?: string;
+
+  @ApiProperty({ description: 'A provider id or name.' })
+  @IsString()
+  @MaxLength(128)
+  provider!: string;
+
+  @ApiPropertyOptional({ description: 'A project id or name; default: the token\'s project, else the tenant\'s default project.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  project?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Send the input of this prompt template.' })
+  @IsOptional()
+  @IsUUID()
+  promptTemplateId?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  externalMetadata?: Record<string, unknown>;
+}
+
+export class ScanRequest {
+  @ApiProperty()
+  @IsString()
+  @MaxLength(1_000_000)
+  input!: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  project?: string;
+
+  @ApiProperty({ enum: ['request', 'response'] })
+  @IsIn(['request', 'response'])
+  scanDirection!: 'request' | 'response';
+}
+
+class Scoped {
+  @ValidateNested()
+  @Type(() => PrincipalDto)
+  principal!: PrincipalDto;
+}
+
+export class MessagesCommand extends Scoped {
+  @IsString()
+  @MaxLength(128)
+  provider!: string;
+
+  /** The request body exactly as the client sent it (validated at the gateway as MessagesRequest). */
+  @IsObject()
+  body!: Record<string, unknown>;
+
+  /** Headers an Anthropic upstream cares about (anthropic-version, anthropic-beta). */
+  @IsObject()
+  headers!: Record<string, string>;
+
+  /** Set for streams: the subject on which the gateway says the client went away. */
+  @IsOptional()
+  @IsString()
+  cancelSubject?: string;
+}
+
+export class SendPromptCommand extends Scoped {
+  @ValidateNested()
+  @Type(() => SendPromptRequest)
+  body!: SendPromptRequest;
+}
+
+export class ScanCommand extends Scoped {
+  @ValidateNested()
+  @Type(() => ScanRequest)
+  body!: ScanRequest;
+}

@@ -1,0 +1,241 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import { signDevToken } from '@bastion/auth';
+import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { MockUpstream } from '../support/mock-upstream';
+import { startProjectsService } from '../support/projects';
+import { startPromptsService } from '../support/prompts';
+import { startProvidersService } from '../support/providers';
+import { startProxyService } from '../support/proxy';
+import { http, startGateway } from '../support/stack';
+
+const ANTHROPIC_KEY = 'sk-ant-mock-key-000000';
+const MODEL = 'claude-test';
+
+/**
+ * The message proxy end to end: the official Anthropic SDK, pointed at the gateway, talking to a
+ * local mock that speaks Anthropic's JSON and SSE, through real providers, projects and prompts.
+ */
+describe('message proxy through the gateway with the Anthropic SDK', () => {
+  let upstream: MockUpstream;
+  let services: INestMicroservice[];
+  let prompts: INestMicroservice | undefined;
+  let gateway: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    upstream = await new MockUpstream().start();
+    prompts = await startPromptsService();
+    services = [
+      await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
+      await startProjectsService(),
+      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1', STREAM_HOLDBACK_CHARS: '32', UPSTREAM_TIMEOUT_MS: '1500' }),
+    ];
+    ({ app: gateway, url: base } = await startGateway());
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    for (const s of services ?? []) await s.close();
+    await prompts?.close();
+    await upstream?.stop();
+  });
+
+  beforeEach(() => {
+    upstream.reply = undefined;
+    upstream.streamDelayMs = 2;
+  });
+
+  /** A tenant with an Anthropic provider on the mock, a live project, and a project-scoped SDK client. */
+  async function setup(options: { mode?: 'block' | 'redact' | 'audit'; direction?: 'request' | 'response' | 'both'; live?: boolean; limits?: object } = {}) {
+    const tenant = uniqueTenant();
+    const admin = bearer(tenant, 'admin');
+    const provider = await http(base, 'POST', '/backend/v1/providers', {
+      auth: admin,
+      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: MODEL }, secrets: { apiKey: ANTHROPIC_KEY }, ...options.limits },
+    });
+    expect(provider.status).toBe(200);
+    const scanner = await http(base, 'POST', '/backend/v1/scanners', {
+      auth: admin,
+      body: { name: 'no-passwords', config: { type: 'regex', patterns: ['hunter2', 'swordfish'] }, direction: options.direction ?? 'both' },
+    });
+    expect(scanner.status).toBe(200);
+    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'guarded' } });
+    expect(project.status).toBe(200);
+    const projectId = project.body.id ?? project.body.project?.id;
+    const attach = await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
+      auth: admin,
+      body: { id: scanner.body.id, mode: options.mode ?? 'block', blocking: true, enabled: true, direction: options.direction ?? 'both' },
+    });
+    expect(attach.status).toBeLessThan(300);
+    if (options.live !== false) {
+      const live = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { deploymentStatus: 'live' } });
+      expect(live.status).toBe(200);
+    }
+    const key = signDevToken({ tenant, roles: ['member'], project: projectId });
+    const client = new Anthropic({ baseURL: `${base}/vendor/claude`, apiKey: key, maxRetries: 0 });
+    return { tenant, admin, projectId, client, providerId: provider.body.id as string, key };
+  }
+
+  const ask = (client: Anthropic, content: string) => client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
+
+  async function recorded(admin: string, count: number) {
+    return waitFor(async () => {
+      const res = await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin });
+      return res.body.prompts?.length >= count ? res.body.prompts : undefined;
+    }, 5000, `${count} recorded prompts`);
+  }
+
+  it('answers a normal request as Anthropic would, and records it once with its scanner results', async () => {
+    const { client, admin } = await setup();
+    const answer = await ask(client, 'hello there');
+    expect(answer.content).toEqual([{ type: 'text', text: 'echo: hello there' }]);
+    expect(answer.role).toBe('assistant');
+    expect(upstream.requests.at(-1)?.headers['x-api-key']).toBe(ANTHROPIC_KEY);
+    const [prompt] = await recorded(admin, 1);
+    expect(prompt).toMatchObject({
+      provider: 'claude',
+      input: 'hello there',
+      type: 'prompt',
+      result: { outcome: 'cleared', response: 'echo: hello there', providerResult: { statusCode: 200 } },
+    });
+    expect(prompt.result.scannerResults.map((r: { scanDirection: string; outcome: string }) => [r.scanDirection, r.outcome])).toEqual([
+      ['request', 'passed'],
+      ['response', 'passed'],
+    ]);
+  });
+
+  it('blocks a request before anything is sent: a BadRequestError carrying cai_error', async () => {
+    const { client, admin } = await setup();
+    const before = upstream.requests.length;
+    const err = await ask(client, 'my password is hunter2').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    const body = (err as InstanceType<typeof Anthropic.BadRequestError>).error as { error: { type: string; cai_error: { outcome: string; scanner_results: { outcome: string }[] } } };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.cai_error.outcome).toBe('blocked');
+    expect(body.error.cai_error.scanner_results.some((r) => r.outcome === 'failed')).toBe(true);
+    expect(upstream.requests.length).toBe(before);
+    const [prompt] = await recorded(admin, 1);
+    expect(prompt.result).toMatchObject({ outcome: 'blocked', response: null, providerResult: null });
+  });
+
+  it('blocks a response that matches, and redacts in redact mode both ways', async () => {
+    const blocking = await setup();
+    upstream.reply = () => 'the password is swordfish';
+    await expect(ask(blocking.client, 'tell me')).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+
+    const redacting = await setup({ mode: 'redact' });
+    upstream.reply = undefined;
+    const answer = await ask(redacting.client, 'my password is hunter2, ok');
+    const sent = JSON.parse(upstream.requests.at(-1)!.body);
+    expect(sent.messages[0].content).toBe('my password is *******, ok');
+    expect(answer.content[0]).toMatchObject({ text: 'echo: my password is *******, ok' });
+    upstream.reply = () => 'it is swordfish';
+    expect((await ask(redacting.client, 'x')).content[0]).toMatchObject({ text: 'it is *********' });
+    const prompts = await recorded(redacting.admin, 2);
+    expect(prompts.map((p: { result: { outcome: string } }) => p.result.outcome)).toEqual(['redacted', 'redacted']);
+  });
+
+  it('only flags in audit mode and in a draft project', async () => {
+    const audit = await setup({ mode: 'audit' });
+    expect((await ask(audit.client, 'hunter2')).content[0]).toMatchObject({ text: 'echo: hunter2' });
+    const draft = await setup({ live: false });
+    expect((await ask(draft.client, 'hunter2')).content[0]).toMatchObject({ text: 'echo: hunter2' });
+    for (const admin of [audit.admin, draft.admin]) expect((await recorded(admin, 1))[0].result.outcome).toBe('flagged');
+  });
+
+  it('streams with scanning on: clean text arrives whole, a block mid-stream ends it before the blocked text', async () => {
+    const { client, admin } = await setup({ direction: 'response' });
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'a clean question that is long enough to stream in parts' }] });
+    const final = await stream.finalMessage();
+    expect(final.content[0]).toMatchObject({ text: 'echo: a clean question that is long enough to stream in parts' });
+
+    upstream.reply = () => 'Sure. Here is a long preamble before the secret, and the secret is hunter2 which must never arrive.';
+    const blocked = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'go' }] });
+    let seen = '';
+    blocked.on('text', (t) => (seen += t));
+    await expect(blocked.finalMessage()).rejects.toThrow(/blocked by a guardrail/);
+    expect(seen).not.toContain('hunter2');
+    expect(seen.length).toBeGreaterThan(0);
+    const prompts = await recorded(admin, 2);
+    expect(prompts.map((p: { result: { outcome: string } }) => p.result.outcome).sort()).toEqual(['blocked', 'cleared']);
+  });
+
+  it('records a stream the client walked away from', async () => {
+    const { client, admin } = await setup();
+    upstream.streamDelayMs = 50;
+    upstream.reply = () => 'word '.repeat(40);
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'talk slowly' }] });
+    const ended = stream.done().catch((e: unknown) => e);
+    await new Promise<void>((resolve) => stream.on('text', () => resolve()));
+    stream.abort();
+    expect(await ended).toBeInstanceOf(Anthropic.APIUserAbortError);
+    const [prompt] = await recorded(admin, 1);
+    expect(prompt.input).toBe('talk slowly');
+  });
+
+  it('accepts the project token as Bearer and as x-api-key; refuses a bad one in Anthropic\'s shape', async () => {
+    const { key } = await setup();
+    const viaBearer = new Anthropic({ baseURL: `${base}/vendor/claude`, authToken: key, apiKey: null, maxRetries: 0 });
+    expect((await ask(viaBearer, 'bearer')).content[0]).toMatchObject({ text: 'echo: bearer' });
+    const bad = new Anthropic({ baseURL: `${base}/vendor/claude`, apiKey: 'not-a-token', maxRetries: 0 });
+    await expect(ask(bad, 'x')).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it('answers 404 for an unknown provider and 400 for a malformed body, in Anthropic\'s shape', async () => {
+    const { key } = await setup();
+    const unknown = new Anthropic({ baseURL: `${base}/vendor/nope`, apiKey: key, maxRetries: 0 });
+    await expect(ask(unknown, 'x')).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+    const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, messages: [] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
+  it('enforces the provider rate limit with 429 and Retry-After', async () => {
+    const { key } = await setup({ limits: { maxRequestsPerSecond: 1 } });
+    const call = () => http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
+    expect((await call()).status).toBe(200);
+    const limited = await call();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+  });
+
+  it('answers 504 when the provider is too slow and 502 when it cannot be reached, and records both', async () => {
+    const { admin, key } = await setup();
+    upstream.streamDelayMs = 2000;
+    const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'x' }] } });
+    expect([200, 504]).toContain(slow.status);
+    await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' } } });
+    await waitFor(async () => {
+      const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
+      return res.status === 502 ? res : undefined;
+    }, 2000, 'the provider change to reach the proxy (502)');
+  });
+
+  it('sends prompts and scans through the backend API', async () => {
+    const { admin, projectId } = await setup();
+    const sent = await http(base, 'POST', '/backend/v1/prompts', { auth: admin, body: { input: 'what is up', provider: 'claude', project: projectId, externalMetadata: { ticket: 7 } } });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ input: 'what is up', externalMetadata: { ticket: 7 }, result: { outcome: 'cleared', response: 'echo: what is up' } });
+    const blockedPrompt = await http(base, 'POST', '/backend/v1/prompts', { auth: admin, body: { input: 'hunter2', provider: 'claude', project: projectId } });
+    expect(blockedPrompt.body.result).toMatchObject({ outcome: 'blocked', response: null, providerResult: null });
+    const scan = await http(base, 'POST', '/backend/v1/scans', { auth: admin, body: { input: 'is swordfish ok?', project: projectId, scanDirection: 'request' } });
+    expect(scan.status).toBe(200);
+    expect(scan.body).toMatchObject({ type: 'scan', result: { outcome: 'blocked' } });
+    const prompts = await recorded(admin, 3);
+    expect(prompts).toHaveLength(3);
+  });
+
+  it('keeps every record while the prompts service is down and stores each once when it returns', async () => {
+    const { client, admin } = await setup();
+    await prompts?.close();
+    prompts = undefined;
+    for (let i = 0; i < 3; i++) await ask(client, `while down ${i}`);
+    prompts = await startPromptsService();
+    const stored = await recorded(admin, 3);
+    expect(stored.map((p: { input: string }) => p.input).sort()).toEqual(['while down 0', 'while down 1', 'while down 2']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin })).body.prompts).toHaveLength(3);
+  });
+});

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { INestMicroservice } from '@nestjs/common';
+import { PROMPTS_QUEUE, PROXY_STREAM_SPEC, type PromptRecordedEvent, ProxyEvents } from '@bastion/contracts';
+import { ensureStream, EventPublisher, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { PromptsConfig, PromptsModule } from '../../apps/prompts/src';
+import { quietLogger, testEnv } from './stack';
+
+/** Starts one prompts-service instance on the test database and NATS (it starts storing records at once). */
+export async function startPromptsService(env: Record<string, string> = {}): Promise<INestMicroservice> {
+  const config = loadConfig(PromptsConfig, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
+  const logger = quietLogger('prompts');
+  const metrics = new PlatformMetrics('prompts');
+  return startService(PromptsModule.forRoot(config, logger, metrics), {
+    queue: PROMPTS_QUEUE,
+    natsUrl: config.NATS_URL,
+    logger,
+    metrics,
+  });
+}
+
+/** A finished prompt as the message proxy records it; override what a test cares about. */
+export function promptRecord(tenant: string, over: Partial<PromptRecordedEvent> = {}): PromptRecordedEvent {
+  const receivedAt = over.receivedAt ?? new Date().toISOString();
+  return {
+    id: randomUUID(),
+    tenant,
+    projectId: null,
+    userId: 'user-1',
+    provider: 'openai-prod',
+    providerId: randomUUID(),
+    input: 'What is the capital of France?',
+    memory: [],
+    extraInputs: {},
+    externalMetadata: {},
+    fromTemplate: false,
+    templateId: null,
+    parentId: null,
+    preserve: false,
+    type: 'prompt',
+    source: 'vendor',
+    receivedAt,
+    result: {
+      outcome: 'cleared',
+      response: 'Paris.',
+      files: [],
+      providerResult: { data: '{"content":"Paris."}', statusCode: 200, sentDate: receivedAt, receivedDate: receivedAt },
+      scannerResults: [
+        {
+          scannerId: 'scanner-pii',
+          outcome: 'passed',
+          scanDirection: 'request',
+          data: { type: 'regex', matches: [] },
+          message: '',
+          customConfig: false,
+          startedDate: receivedAt,
+          completedDate: receivedAt,
+          scannerVersionMeta: null,
+        },
+      ],
+    },
+    ...over,
+  } as PromptRecordedEvent;
+}
+
+/**
+ * Publishes records to JetStream as the proxy does (message id = record id, so JetStream drops a
+ * retried publish). `duplicate: true` gives each copy its own message id instead: the stream keeps
+ * every copy, which is what a redelivery looks like to the store.
+ */
+export async function publishRecords(nc: NatsConnection, records: PromptRecordedEvent[], options: { duplicate?: boolean } = {}): Promise<void> {
+  await ensureStream(nc, PROXY_STREAM_SPEC);
+  const publisher = new EventPublisher(nc);
+  for (const r of records) await publisher.publish(ProxyEvents.promptRecorded, r, options.duplicate ? randomUUID() : r.id);
+}
