@@ -5,7 +5,16 @@ import { startProvidersService } from './providers';
 import { startProxyService } from './proxy';
 import { startTokensService } from './stack';
 
-/** Every service behind the gateway, as `pnpm start` runs them. */
-export async function startAllServices(): Promise<INestMicroservice[]> {
-  return Promise.all([startTokensService(), startProvidersService(), startPromptsService(), startProxyService(), startProjectsService()]);
+const STARTERS = {
+  tokens: () => startTokensService(),
+  providers: () => startProvidersService(),
+  prompts: () => startPromptsService(),
+  'message-proxy': () => startProxyService(),
+  projects: () => startProjectsService(),
+};
+
+/** Every service behind the gateway, as `pnpm start` runs them (but those named in `exclude`). */
+export async function startAllServices(options: { exclude?: (keyof typeof STARTERS)[] } = {}): Promise<INestMicroservice[]> {
+  const wanted = Object.entries(STARTERS).filter(([name]) => !options.exclude?.includes(name as keyof typeof STARTERS));
+  return Promise.all(wanted.map(([, start]) => start()));
 }

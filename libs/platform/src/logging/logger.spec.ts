@@ -1,0 +1,39 @@
+import { Writable } from 'node:stream';
+import { createLogger } from './logger';
+import { requestContext } from './request-context';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  return { lines, logger: createLogger('svc', 'info', sink) };
+}
+
+describe('createLogger', () => {
+  it('redacts authorization headers, API keys, tokens and secrets wherever they sit', () => {
+    const { lines, logger } = capture();
+    logger.info(
+      {
+        headers: { authorization: 'Bearer eyJ.secret.jwt', 'x-api-key': 'sk-ant-123', accept: 'json' },
+        req: { headers: { authorization: 'APIToken abc' } },
+        provider: { secrets: { apiKey: 'sk-live-999' }, name: 'p' },
+        token: 'c05edd2d-f6b2-4863-aa6e-5fa177e063e1',
+        password: 'hunter2',
+      },
+      'request',
+    );
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['eyJ.secret.jwt', 'sk-ant-123', 'APIToken abc', 'sk-live-999', 'c05edd2d', 'hunter2']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: 'json' }, provider: { secrets: '[redacted]', name: 'p' } });
+  });
+
+  it('writes JSON with the service name and, inside a request, its id and tenant', () => {
+    const { lines, logger } = capture();
+    requestContext.run({ requestId: 'r-1', tenant: 'acme' }, () => logger.info('hello'));
+    expect(lines[0]).toMatchObject({ service: 'svc', requestId: 'r-1', tenant: 'acme', msg: 'hello', level: 30 });
+  });
+});

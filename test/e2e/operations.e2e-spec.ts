@@ -1,0 +1,76 @@
+import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import { OpsServer } from '@bastion/platform';
+import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { TcpForwarder } from '../support/tcp-forwarder';
+import { startAllServices } from '../support/services';
+import { http, startGateway, startTokensService, testEnv } from '../support/stack';
+
+/** Health, readiness and metrics as an operator (or Kubernetes) sees them. */
+describe('operations', () => {
+  let gateway: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    ({ app: gateway, url: base } = await startGateway());
+  });
+  afterAll(() => gateway?.close());
+
+  it('turns /readyz red within seconds of a database outage and green again after, with no restart', async () => {
+    const pg = new URL(testEnv().DATABASE_URL);
+    const forwarder = new TcpForwarder({ host: pg.hostname, port: Number(pg.port || 5432) });
+    const port = await forwarder.start();
+    pg.port = String(port);
+    const others = await startAllServices({ exclude: ['tokens'] });
+    const tokens: INestMicroservice = await startTokensService(undefined, { DATABASE_URL: pg.toString() });
+    const ops = tokens.get(OpsServer);
+    const own = `http://127.0.0.1:${ops.port}`;
+    try {
+      expect((await http(base, 'GET', '/readyz')).status).toBe(200);
+      expect((await http(own, 'GET', '/readyz')).status).toBe(200);
+      expect((await http(own, 'GET', '/livez')).status).toBe(200);
+
+      const cutAt = Date.now();
+      forwarder.cut();
+      const red = await waitFor(async () => {
+        const r = await http(base, 'GET', '/readyz');
+        return r.status === 503 ? r : undefined;
+      }, 5000, '/readyz to turn red');
+      expect(Date.now() - cutAt).toBeLessThan(5000);
+      expect(red.body.services.tokens).toMatchObject({ status: 'degraded', checks: { nats: 'ok' } });
+      expect(red.body.services.tokens.checks.database).not.toBe('ok');
+      expect((await http(own, 'GET', '/readyz')).status).toBe(503);
+      expect((await http(own, 'GET', '/livez')).status).toBe(200);
+      expect((await http(base, 'GET', '/readyz?self')).status).toBe(200);
+
+      forwarder.restore();
+      await waitFor(async () => ((await http(base, 'GET', '/readyz')).status === 200 ? true : undefined), 10_000, '/readyz to turn green');
+      const auth = bearer(uniqueTenant(), 'viewer');
+      expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
+    } finally {
+      await tokens.close();
+      for (const s of others) await s.close();
+      await forwarder.stop();
+    }
+  });
+
+  it('counts requests by route and status on the gateway /metrics, and by subject on a service', async () => {
+    const tokens = await startTokensService();
+    try {
+      const auth = bearer(uniqueTenant(), 'viewer');
+      await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth });
+      await http(base, 'GET', '/api/register/namespaces/system/tokens/missing', { auth });
+      await http(base, 'GET', '/api/register/namespaces/system/tokens');
+      const metrics = await http(base, 'GET', '/metrics');
+      expect(metrics.status).toBe(200);
+      const text = String(metrics.body);
+      expect(text).toMatch(/bastion_http_requests_total\{[^}]*method="GET",route="\/api\/register\/namespaces\/:namespace\/tokens",status="200"[^}]*\} [1-9]/);
+      expect(text).toMatch(/bastion_http_requests_total\{[^}]*route="\/api\/register\/namespaces\/:namespace\/tokens\/:name",status="404"[^}]*\} [1-9]/);
+      expect(text).toMatch(/bastion_http_requests_total\{[^}]*status="401"[^}]*\} [1-9]/);
+      expect(text).toContain('bastion_http_request_duration_seconds_bucket');
+      const own = await http(`http://127.0.0.1:${tokens.get(OpsServer).port}`, 'GET', '/metrics');
+      expect(String(own.body)).toMatch(/bastion_rpc_requests_total\{[^}]*subject="tokens.token.list.v1",outcome="ok"[^}]*\} [1-9]/);
+    } finally {
+      await tokens.close();
+    }
+  });
+});
