@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Principal } from '@bastion/contracts';
@@ -27,7 +28,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
           ...common,
           secretOrKeyProvider: passportJwtSecret({ jwksUri: config.AUTH_JWKS_URL, cache: true, rateLimit: true, jwksRequestsPerMinute: 10 }),
         }
-      : { ...common, secretOrKey: config.AUTH_PUBLIC_KEY ?? devPublicKey() };
+      : // A key object parsed once: given the PEM text, jsonwebtoken would parse it on every request.
+        { ...common, secretOrKey: createPublicKey(config.AUTH_PUBLIC_KEY ?? devPublicKey()) as unknown as string };
     super(options);
   }
 

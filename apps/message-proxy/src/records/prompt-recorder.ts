@@ -48,6 +48,10 @@ export class PromptRecorder {
     return { id: randomUUID(), receivedAt: new Date(), draft };
   }
 
+  /**
+   * Publishes the record without holding the caller's answer for the stream's ack: either way a
+   * failed publish can only be logged, and the ack round trip sat on every request's latency.
+   */
   async record(started: { id: string; receivedAt: Date; draft: PromptDraft }, parts: PromptOutcomeParts): Promise<PromptRecordedEvent> {
     const d = started.draft;
     const event: PromptRecordedEvent = {
@@ -81,12 +85,12 @@ export class PromptRecorder {
         scannerResults: parts.scannerResults,
       },
     };
-    try {
-      await this.events.publish(ProxyEvents.promptRecorded, event, event.id);
-    } catch (err) {
-      // The caller already has its answer; losing the record is logged loudly, never silent.
-      this.logger.error({ err, promptId: event.id }, 'could not publish a prompt record');
-    }
+    this.events.publish(ProxyEvents.promptRecorded, event, event.id).catch((err: unknown) => {
+      // Retried once: the message id makes JetStream store it once even if the first one landed.
+      this.events.publish(ProxyEvents.promptRecorded, event, event.id).catch(() => {
+        this.logger.error({ err, promptId: event.id }, 'could not publish a prompt record');
+      });
+    });
     return event;
   }
 }
