@@ -13,7 +13,7 @@ export class PlatformMetrics {
   /** HTTP requests at the gateway, by method, route and status. */
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  /** Failures talking to a dependency (`nats`, `database`, `upstream`). */
+  /** Readiness checks of a dependency (`nats`, `database`) that failed. */
   readonly dependencyErrors: Counter<'dependency'>;
 
   constructor(service: string) {
@@ -30,7 +30,7 @@ export class PlatformMetrics {
       buckets,
       registers: [this.registry],
     });
-    this.dependencyErrors = new Counter({ name: 'bastion_dependency_errors_total', help: 'Failed calls to a dependency', labelNames: ['dependency'], registers: [this.registry] });
+    this.dependencyErrors = new Counter({ name: 'bastion_dependency_errors_total', help: 'Failed readiness checks of a dependency', labelNames: ['dependency'], registers: [this.registry] });
   }
 
   counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {

@@ -52,7 +52,11 @@ export class OpsServer implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   async readiness(): Promise<HealthReport> {
-    return runHealthChecks(this.options.service, this.options.readiness);
+    const report = await runHealthChecks(this.options.service, this.options.readiness);
+    for (const [dependency, result] of Object.entries(report.checks)) {
+      if (result !== 'ok') this.options.metrics.dependencyErrors.inc({ dependency });
+    }
+    return report;
   }
 
   private async handle(url: string): Promise<{ status: number; type: string; body: string }> {
