@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { devPublicKey } from '@bastion/auth';
-import { PinoNestLogger, PlatformMetrics, requestContext } from '@bastion/platform';
+import { type HttpServerSpan, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
@@ -33,10 +33,16 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     (req as { startedAt?: number }).startedAt = performance.now();
-    requestContext.enterWith({ requestId: String(req.id) });
+    // One SERVER span per request; the NATS client finds it in the request context.
+    const span = startHttpServerSpan(req.method, req.routeOptions?.url, req.url.split('?')[0], req.headers);
+    (req as { span?: HttpServerSpan }).span = span;
+    // onResponse never runs when the connection drops first (a client leaving an SSE stream).
+    if (span.recording) reply.raw.once('close', () => span.end(reply.raw.statusCode));
+    requestContext.enterWith({ requestId: String(req.id), trace: span.ctx });
     done();
   });
   fastify.addHook('onResponse', (req, reply, done) => {
+    (req as { span?: HttpServerSpan }).span?.end(reply.statusCode);
     const user = (req as { user?: { tenant?: string } }).user;
     const started = (req as { startedAt?: number }).startedAt ?? performance.now();
     const ms = performance.now() - started;

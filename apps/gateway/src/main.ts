@@ -1,7 +1,10 @@
 import 'reflect-metadata';
-import { createLogger, loadConfig } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig } from '@bastion/platform';
 import { createGateway } from './bootstrap';
 import { GatewayConfig } from './config';
+
+// Before anything else. A no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set; flushes on SIGTERM/SIGINT.
+initTracing('gateway');
 
 async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);

@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { PROXY_QUEUE } from '@bastion/contracts';
-import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
 import { ProxyConfig } from './config';
 import { ProxyModule } from './proxy.module';
+
+// Before anything else. A no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set; flushes on SIGTERM/SIGINT.
+initTracing('message-proxy');
 
 async function main(): Promise<void> {
   const config = loadConfig(ProxyConfig);

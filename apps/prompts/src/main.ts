@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { PROMPTS_QUEUE } from '@bastion/contracts';
-import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
 import { PromptsConfig } from './config';
 import { PromptsModule } from './prompts.module';
+
+// Before anything else. A no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set; flushes on SIGTERM/SIGINT.
+initTracing('prompts');
 
 async function main(): Promise<void> {
   const config = loadConfig(PromptsConfig);

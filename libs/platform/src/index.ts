@@ -18,3 +18,4 @@ export * from './crypto/secret-box';
 export * from './pagination/cursor';
 export * from './ops/metrics';
 export * from './ops/ops-server';
+export * from './tracing';

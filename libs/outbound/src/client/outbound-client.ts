@@ -1,3 +1,4 @@
+import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import axios, { type AxiosInstance, type AxiosResponse, type RawAxiosResponseHeaders, type AxiosResponseHeaders } from 'axios';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
@@ -64,6 +65,8 @@ const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
  * - Proxies from the environment (HTTP_PROXY, ...) are ignored: the guard must see the real
  *   destination, not a proxy that would fetch anything for us.
  * - Every status is a response; only a failure to get one is an OutboundError.
+ * - Tracing: one CLIENT span per request naming the host, never the path or query (they can hold
+ *   secrets), and only `traceparent` added to what goes upstream.
  */
 export class OutboundClient {
   private readonly http: AxiosInstance;
@@ -125,20 +128,35 @@ export class OutboundClient {
       maxRequestBytes: this.maxRequestBytes,
       timedOut: deadline.signal.aborted,
     });
-    const finish = () => clearTimeout(timer);
+    const span = startClientSpan(req.method, url);
+    let finished = false;
+    /** Ends the exchange: once the body is read, or on failure. */
+    const finish = (failure?: OutboundError) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      if (failure) {
+        span.setAttribute('error.type', failure.kind);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      }
+      span.end();
+    };
     try {
       const res = await this.http.request({
         method: req.method,
         url: url.href,
-        headers: withoutDefaultContentType(req.headers),
+        headers: withTraceParent(withoutDefaultContentType(req.headers), span),
         data: toBuffer(req.body),
         responseType,
         signal: req.signal ? AbortSignal.any([deadline.signal, req.signal]) : deadline.signal,
       });
+      span.setAttribute('http.response.status_code', res.status);
+      if (res.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
       return { res, ctx, finish };
     } catch (err) {
-      finish();
-      throw toOutboundError(err, ctx());
+      const failure = toOutboundError(err, ctx());
+      finish(failure);
+      throw failure;
     }
   }
 
@@ -180,12 +198,14 @@ function flattenHeaders(headers: RawAxiosResponseHeaders | AxiosResponseHeaders)
 }
 
 /** Re-emits the body, turning a mid-body failure into an OutboundError and ending the deadline with the body. */
-function relay(source: Readable, ctx: () => FailureContext, finish: () => void): Readable {
+function relay(source: Readable, ctx: () => FailureContext, finish: (failure?: OutboundError) => void): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of source) yield chunk as Buffer;
     } catch (err) {
-      throw toOutboundError(err, ctx());
+      const failure = toOutboundError(err, ctx());
+      finish(failure);
+      throw failure;
     } finally {
       finish();
     }
@@ -197,6 +217,26 @@ function relay(source: Readable, ctx: () => FailureContext, finish: () => void):
     finish();
   });
   return body;
+}
+
+/** A CLIENT span for one request, a child of the current one: the host, never the path or query. */
+function startClientSpan(method: string, url: URL): Span {
+  const upper = method.toUpperCase();
+  return trace.getTracer('bastion').startSpan(`HTTP ${upper}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'http.request.method': upper,
+      'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    },
+  });
+}
+
+/** Adds the span's `traceparent` (nothing when tracing is off), and only that: no baggage, no tracestate. */
+function withTraceParent<H extends Record<string, string | false>>(headers: H, span: Span): H {
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
+  return carrier.traceparent ? { ...headers, traceparent: carrier.traceparent } : headers;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
+import { injectIntoNatsHeaders } from '../tracing/spans';
 
 export interface StreamSpec {
   name: string;
@@ -40,7 +41,7 @@ function isStreamNotFound(err: unknown): boolean {
   return err instanceof Error && /stream not found/i.test(err.message);
 }
 
-/** Publishes domain events to JetStream. */
+/** Publishes domain events to JetStream, with the request id and trace context of the work that raised them. */
 export class EventPublisher {
   private readonly js: JetStreamClient;
 
@@ -58,6 +59,7 @@ export class EventPublisher {
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    injectIntoNatsHeaders(h);
     this.nc.publish(subject, JSON.stringify(payload), { headers: h });
   }
 
@@ -70,6 +72,7 @@ export class EventPublisher {
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    injectIntoNatsHeaders(h);
     await this.js.publish(subject, JSON.stringify(payload), { msgID: eventId, headers: h });
   }
 }

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
+import { context as otelContext, type Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { Observable, tap } from 'rxjs';
+import { finalize, Observable, tap } from 'rxjs';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
 import type { PlatformMetrics } from '../ops/metrics';
+import { recordFailure, startNatsServerSpan } from '../tracing/spans';
 
 /**
  * Runs each message handler inside the request's context (request id from the NATS header the
- * gateway set, tenant from the payload's principal) and logs one line per handled request.
+ * gateway set, tenant from the payload's principal) and its trace span (a child of the caller's,
+ * from the message's `traceparent`), and logs one line per handled request.
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {
@@ -25,30 +28,30 @@ export class RequestContextInterceptor implements NestInterceptor {
     const tenant = data?.principal?.tenant;
     const subject = nats.getSubject();
     const started = performance.now();
-    return new Observable((subscriber) =>
-      requestContext.run({ requestId, tenant }, () =>
-        next
-          .handle()
-          .pipe(
-            tap({
-              complete: () => {
-                const ms = performance.now() - started;
-                this.metrics?.rpcRequests.inc({ subject, outcome: 'ok' });
-                this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
-                this.logger.info({ subject, durationMs: round(ms) }, 'handled');
-              },
-              error: (err: { code?: string }) => {
-                const ms = performance.now() - started;
-                const code = err?.code ?? 'INTERNAL';
-                this.metrics?.rpcRequests.inc({ subject, outcome: code });
-                this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
-                this.logger.info({ subject, durationMs: round(ms), code }, 'failed');
-              },
-            }),
-          )
-          .subscribe(subscriber),
-      ),
-    );
+    const handle = (span: Span) =>
+      next.handle().pipe(
+        tap({
+          complete: () => {
+            const ms = performance.now() - started;
+            this.metrics?.rpcRequests.inc({ subject, outcome: 'ok' });
+            this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
+            this.logger.info({ subject, durationMs: round(ms) }, 'handled');
+          },
+          error: (err: { code?: string }) => {
+            const ms = performance.now() - started;
+            const code = err?.code ?? 'INTERNAL';
+            this.metrics?.rpcRequests.inc({ subject, outcome: code });
+            this.metrics?.rpcDuration.observe({ subject }, ms / 1000);
+            this.logger.info({ subject, durationMs: round(ms), code }, 'failed');
+            recordFailure(span, err);
+          },
+        }),
+        finalize(() => span.end()),
+      );
+    return new Observable((subscriber) => {
+      const { span, ctx } = startNatsServerSpan(subject, nats.getHeaders?.());
+      return requestContext.run({ requestId, tenant, trace: ctx }, () => otelContext.with(ctx, () => handle(span).subscribe(subscriber)));
+    });
   }
 }
 

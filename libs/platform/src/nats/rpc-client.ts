@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
+import { injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '../tracing/spans';
 
 interface NestReply<T> {
   err?: unknown;
@@ -21,20 +22,29 @@ export class NatsRpcClient {
   ) {}
 
   async request<T>(subject: string, data: unknown, requestId: string): Promise<T> {
+    const { span, ctx } = startNatsClientSpan(subject);
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
+    injectIntoNatsHeaders(h, ctx);
     const packet = JSON.stringify({ pattern: subject, data, id: randomUUID() });
-    let reply: NestReply<T>;
     try {
-      const msg = await this.nc.request(subject, packet, { timeout: this.timeoutMs, headers: h });
-      reply = msg.json<NestReply<T>>();
+      let reply: NestReply<T>;
+      try {
+        const msg = await this.nc.request(subject, packet, { timeout: this.timeoutMs, headers: h });
+        reply = msg.json<NestReply<T>>();
+      } catch (err) {
+        throw transportError(subject, err);
+      }
+      if (reply.err !== undefined && reply.err !== null) {
+        throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
+      }
+      return reply.response as T;
     } catch (err) {
-      throw transportError(subject, err);
+      recordFailure(span, err);
+      throw err;
+    } finally {
+      span.end();
     }
-    if (reply.err !== undefined && reply.err !== null) {
-      throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
-    }
-    return reply.response as T;
   }
 
   /**
@@ -43,10 +53,12 @@ export class NatsRpcClient {
    * RPC timeout, each next one within `idleTimeoutMs`.
    */
   async *stream<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
+    const { span, ctx } = startNatsClientSpan(subject);
     const inbox = createInbox();
     const sub = this.nc.subscribe(inbox);
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
+    injectIntoNatsHeaders(h, ctx);
     this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), { reply: inbox, headers: h });
     const replies = sub[Symbol.asyncIterator]();
     let timeoutMs = this.timeoutMs;
@@ -64,8 +76,12 @@ export class NatsRpcClient {
         if (reply.isDisposed) return;
         timeoutMs = idleTimeoutMs;
       }
+    } catch (err) {
+      recordFailure(span, err);
+      throw err;
     } finally {
       sub.unsubscribe();
+      span.end();
     }
   }
 }
