@@ -142,6 +142,22 @@ class ProviderFields {
   @IsOptional()
   @IsBoolean()
   siem?: boolean;
+
+  @ApiPropertyOptional({ type: ProviderTemplateDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderTemplateDto)
+  template?: ProviderTemplateDto;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsObject()
+  authTemplate?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
+  @IsOptional()
+  @IsIn(PROVIDER_CAPABILITIES, { each: true })
+  capabilities?: string[];
 }
 
 /** From a system provider (`systemProvider`, its id or name) or from a raw `template`. */
@@ -157,22 +173,6 @@ export class CreateProviderRequest extends ProviderFields {
   @MaxLength(128)
   systemProvider?: string;
 
-  @ApiPropertyOptional({ type: ProviderTemplateDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ProviderTemplateDto)
-  template?: ProviderTemplateDto;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsObject()
-  authTemplate?: Record<string, unknown> | null;
-
-  @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
-  @IsOptional()
-  @IsIn(PROVIDER_CAPABILITIES, { each: true })
-  capabilities?: string[];
-
   @ApiPropertyOptional({ example: 'custom' })
   @IsOptional()
   @IsString()
@@ -187,22 +187,6 @@ export class UpdateProviderRequest extends ProviderFields {
   @IsString()
   @MaxLength(128)
   name?: string;
-
-  @ApiPropertyOptional({ type: ProviderTemplateDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ProviderTemplateDto)
-  template?: ProviderTemplateDto;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsObject()
-  authTemplate?: Record<string, unknown> | null;
-
-  @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
-  @IsOptional()
-  @IsIn(PROVIDER_CAPABILITIES, { each: true })
-  capabilities?: string[];
 }
 
 export class TestProviderRequest {
