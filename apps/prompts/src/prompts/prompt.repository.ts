@@ -16,6 +16,12 @@ export class PromptRepository {
     return count === 1;
   }
 
+  /** The same for many rows in one statement; answers how many were stored now. */
+  async insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
+    const { count } = await this.prisma.prompt.createMany({ data: rows, skipDuplicates: true });
+    return count;
+  }
+
   /** A page in (receivedAt, id) order; one extra row tells whether more follow. */
   page(tenant: string, filter: PromptFilter, limit: number, cursor: Cursor | undefined): Promise<Prompt[]> {
     const { where, orderBy } = promptPageQuery(tenant, filter, cursor);

@@ -35,6 +35,11 @@ export class PromptService {
     if (!stored) this.logger.debug({ id: event.id }, 'prompt record already stored');
   }
 
+  /** Stores many records in one statement; those already stored are skipped. */
+  async recordMany(events: PromptRecordedEvent[]): Promise<void> {
+    await this.prompts.insertManyOnce(events.map(promptRow));
+  }
+
   async list({ principal, limit, cursor, ...raw }: ListPromptsCommand): Promise<Page<'prompts', PromptView>> {
     requireRole(principal, 'viewer');
     const filter = parsePromptFilters(raw);

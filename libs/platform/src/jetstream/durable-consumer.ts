@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -27,6 +27,12 @@ export interface DurableConsumerOptions<T extends object> {
    * starts at the next event. Either way, once created it resumes where it stopped.
    */
   startAt?: 'all' | 'new';
+  /**
+   * Handles events in batches (up to `size`, or what arrived within `waitMs`), for stores where
+   * one write per event costs more than the event. Events of a failed batch go one by one through
+   * `handler`, so one bad event cannot hold the others back.
+   */
+  batch?: { handler: (events: T[]) => Promise<void>; size?: number; waitMs?: number };
 }
 
 /**
