@@ -53,6 +53,21 @@ describe('operations', () => {
     }
   });
 
+  it('serves /livez, /readyz and /metrics beside every service', async () => {
+    const services = await startAllServices();
+    try {
+      for (const s of services) {
+        const own = `http://127.0.0.1:${s.get(OpsServer).port}`;
+        expect((await http(own, 'GET', '/livez')).status).toBe(200);
+        const ready = await http(own, 'GET', '/readyz');
+        expect(ready.status).toBe(200);
+        expect(String((await http(own, 'GET', '/metrics')).body)).toContain(`service="${ready.body.service}"`);
+      }
+    } finally {
+      for (const s of services) await s.close();
+    }
+  });
+
   it('counts requests by route and status on the gateway /metrics, and by subject on a service', async () => {
     const tokens = await startTokensService();
     try {

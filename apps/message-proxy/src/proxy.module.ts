@@ -1,12 +1,11 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROXY_STREAM_SPEC } from '@bastion/contracts';
+import { PROXY_STREAM_SPEC, ProxySubjects } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
+import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
-import { HealthController } from './health.controller';
 import { ExchangeContext } from './messages/exchange-context';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
@@ -25,7 +24,7 @@ export class ProxyModule implements OnApplicationShutdown {
     parseAllowlist(config.OUTBOUND_ALLOWLIST);
     return {
       module: ProxyModule,
-      controllers: [ProxyController, HealthController],
+      controllers: [ProxyController, healthController('message-proxy', ProxySubjects.health)],
       providers: [
         { provide: PROXY_CONFIG, useValue: config },
         { provide: PROXY_LOGGER, useValue: logger },

@@ -1,4 +1,4 @@
-import { DomainError, hasRole, type Principal, type Role } from '@bastion/contracts';
+import { DomainError, type Principal, requireRole, type Role } from '@bastion/contracts';
 
 /**
  * Who may do what: viewer reads, member writes, admin also deletes. A token scoped to a project
@@ -11,6 +11,3 @@ export function authorize(principal: Principal, role: Role): void {
   requireRole(principal, role);
 }
 
-export function requireRole(principal: Principal, role: Role): void {
-  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
-}

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROJECTS_STREAM, ProjectEvents } from '@bastion/contracts';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
+import { ProjectEvents, PROJECTS_STREAM, ProjectSubjects } from '@bastion/contracts';
+import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROJECTS_CONFIG, type ProjectsConfig } from './config';
@@ -8,7 +8,6 @@ import { DatasetController } from './datasets/dataset.controller';
 import { DatasetRepository } from './datasets/dataset.repository';
 import { DatasetService } from './datasets/dataset.service';
 import { ProjectsEventPublisher } from './events/projects-event.publisher';
-import { HealthController } from './health.controller';
 import { PROJECTS_LOGGER } from './logger';
 import { PrismaService } from './prisma/prisma.service';
 import { ProjectController } from './projects/project.controller';
@@ -31,11 +30,12 @@ export class ProjectsModule implements OnApplicationShutdown {
   static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
     return {
       module: ProjectsModule,
-      controllers: [ScannerController, DatasetController, ProjectController, HealthController],
+      controllers: [ScannerController, DatasetController, ProjectController, healthController('projects', ProjectSubjects.health)],
       providers: [
         { provide: PROJECTS_CONFIG, useValue: config },
         { provide: PROJECTS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },
+        opsServerProvider('projects', config.HEALTH_PORT, READINESS_CHECKS),
         {
           provide: READINESS_CHECKS,
           inject: [PrismaService, NATS_CONNECTION],

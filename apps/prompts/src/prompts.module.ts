@@ -1,10 +1,9 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROXY_STREAM_SPEC } from '@bastion/contracts';
-import { connectNats, ensureStream, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
+import { PromptSubjects, PROXY_STREAM_SPEC } from '@bastion/contracts';
+import { connectNats, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_CONFIG, PROMPTS_LOGGER, type PromptsConfig } from './config';
-import { HealthController } from './health.controller';
 import { PrismaService } from './prisma/prisma.service';
 import { PromptController } from './prompts/prompt.controller';
 import { PromptRepository } from './prompts/prompt.repository';
@@ -21,7 +20,7 @@ export class PromptsModule implements OnApplicationShutdown {
   static forRoot(config: PromptsConfig, logger: Logger, metrics = new PlatformMetrics('prompts')): DynamicModule {
     return {
       module: PromptsModule,
-      controllers: [PromptController, TemplateController, HealthController],
+      controllers: [PromptController, TemplateController, healthController('prompts', PromptSubjects.health)],
       providers: [
         { provide: PROMPTS_CONFIG, useValue: config },
         { provide: PROMPTS_LOGGER, useValue: logger },

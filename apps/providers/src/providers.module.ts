@@ -1,12 +1,11 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROVIDERS_STREAM, ProviderEvents } from '@bastion/contracts';
+import { ProviderEvents, PROVIDERS_STREAM, ProviderSubjects } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
+import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { assertProductionReady, PROVIDERS_CONFIG, PROVIDERS_LOGGER, type ProvidersConfig } from './config';
-import { HealthController } from './health.controller';
 import { PrismaService } from './prisma/prisma.service';
 import { ProviderController } from './providers/provider.controller';
 import { ProviderRepository } from './providers/provider.repository';
@@ -29,7 +28,7 @@ export class ProvidersModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: ProvidersModule,
-      controllers: [ProviderController, HealthController],
+      controllers: [ProviderController, healthController('providers', ProviderSubjects.health)],
       providers: [
         { provide: PROVIDERS_CONFIG, useValue: config },
         { provide: PROVIDERS_LOGGER, useValue: logger },

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenEvents } from '@bastion/contracts';
-import { connectNats, ensureStream, EventPublisher, NATS_CONNECTION, PlatformMetrics, READINESS_CHECKS, opsServerProvider } from '@bastion/platform';
+import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenSubjects } from '@bastion/contracts';
+import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AdmissionController } from './admission/admission.controller';
@@ -8,7 +8,6 @@ import { AdmissionService } from './admission/admission.service';
 import { RegistrationRepository } from './admission/registration.repository';
 import { TokenViewSync } from './admission/token-view.sync';
 import { assertProductionReady, TOKENS_CONFIG, type TokensConfig } from './config';
-import { HealthController } from './health.controller';
 import { KeysController } from './keys/keys.controller';
 import { SigningKeyRepository } from './keys/signing-key.repository';
 import { SigningKeyService } from './keys/signing-key.service';
@@ -41,7 +40,7 @@ export class TokensModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: TokensModule,
-      controllers: [TokenController, AdmissionController, KeysController, HealthController],
+      controllers: [TokenController, AdmissionController, KeysController, healthController('tokens', TokenSubjects.health)],
       providers: [
         { provide: TOKENS_CONFIG, useValue: config },
         { provide: TOKENS_LOGGER, useValue: logger },

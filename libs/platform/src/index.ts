@@ -19,3 +19,4 @@ export * from './pagination/cursor';
 export * from './ops/metrics';
 export * from './ops/ops-server';
 export * from './tracing';
+export * from './nats/health.controller';

@@ -27,10 +27,11 @@ import {
   type UpdateProjectCommand,
   type UpdateProjectRequest,
   type UpdateProviderEntryCommand,
+  requireRole,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { authorize, requireRole } from '../access';
+import { authorize } from '../access';
 import { sameJson } from '../domain/canonical-json';
 import { parseConfigAt, revisionAt } from '../domain/config-at';
 import { friendlyId } from '../domain/friendly-id';

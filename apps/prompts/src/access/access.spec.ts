@@ -1,5 +1,6 @@
 import { ErrorCode, type Principal } from '@bastion/contracts';
-import { canSee, projectScope, requireRole } from './access';
+import { requireRole } from '@bastion/contracts';
+import { canSee, projectScope } from './access';
 
 const tenantWide: Principal = { sub: 'u', tenant: 't', roles: ['viewer'] };
 const scoped: Principal = { sub: 'u', tenant: 't', roles: ['member'], project: 'p1' };

@@ -1,8 +1,5 @@
-import { DomainError, hasRole, type Principal, type Role } from '@bastion/contracts';
+import { DomainError, type Principal } from '@bastion/contracts';
 
-export function requireRole(principal: Principal, role: Role): void {
-  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
-}
 
 /** A project-scoped principal sees only its project's records; others see the whole tenant. */
 export function canSee(principal: Principal, projectId: string | null): boolean {

@@ -8,10 +8,11 @@ import {
   type PromptRecordedEvent,
   type PromptRefCommand,
   type PromptView,
+  requireRole,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { canSee, projectScope, requireRole } from '../access/access';
+import { canSee, projectScope } from '../access/access';
 import { PROMPTS_LOGGER } from '../config';
 import type { Prompt } from '../generated/prisma/client';
 import { parsePromptFilters } from './prompt-filters';

@@ -8,8 +8,9 @@ import {
   type PromptView,
   type TemplateInput,
   type TemplateInputQuery,
+  requireRole,
 } from '@bastion/contracts';
-import { canSee, requireRole } from '../access/access';
+import { canSee } from '../access/access';
 import { PROMPTS_CONFIG, type PromptsConfig } from '../config';
 import { promptView, templateView } from '../prompts/prompt.mapper';
 import { PromptRepository } from '../prompts/prompt.repository';

@@ -5,6 +5,7 @@ import {
   DomainError,
   type FieldViolation,
   hasRole,
+  requireRole,
   type ListProvidersCommand,
   type Page,
   type Principal,
@@ -52,19 +53,19 @@ export class ProviderService implements OnModuleInit {
   }
 
   async listSystem(principal: Principal): Promise<{ providers: SystemProviderView[] }> {
-    requireRole(principal, 'viewer');
+    authorize(principal, 'viewer');
     return { providers: (await this.providers.listSystem()).map(systemProviderView) };
   }
 
   async getSystem(principal: Principal, ref: string): Promise<{ provider: SystemProviderView }> {
-    requireRole(principal, 'viewer');
+    authorize(principal, 'viewer');
     const found = await this.providers.findSystem(ref);
     if (!found) throw DomainError.notFound(`system provider "${ref}" not found`);
     return { provider: systemProviderView(found) };
   }
 
   async create({ principal, body }: CreateProviderCommand): Promise<{ id: string }> {
-    requireRole(principal, 'member');
+    authorize(principal, 'member');
     let base: {
       template: unknown;
       authTemplate: unknown;
@@ -134,7 +135,7 @@ export class ProviderService implements OnModuleInit {
   }
 
   async list({ principal, limit, cursor }: ListProvidersCommand): Promise<Page<'providers', ProviderView>> {
-    requireRole(principal, 'viewer');
+    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.providers.page(principal.tenant, size, c), size, c);
@@ -142,12 +143,12 @@ export class ProviderService implements OnModuleInit {
   }
 
   async get({ principal, ref }: ProviderRefCommand): Promise<{ provider: ProviderView }> {
-    requireRole(principal, 'viewer');
+    authorize(principal, 'viewer');
     return { provider: this.view(await this.mustFind(principal.tenant, ref), principal) };
   }
 
   async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
-    requireRole(principal, 'member');
+    authorize(principal, 'member');
     const current = await this.mustFind(principal.tenant, ref);
     const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
     const secrets = body.secrets ? mergeSecrets(this.open(current), body.secrets) : this.open(current);
@@ -173,7 +174,7 @@ export class ProviderService implements OnModuleInit {
   }
 
   async delete({ principal, ref }: ProviderRefCommand): Promise<Record<string, never>> {
-    requireRole(principal, 'admin');
+    authorize(principal, 'admin');
     const current = await this.mustFind(principal.tenant, ref);
     await this.providers.delete(current.id);
     await this.changed(current, 'deleted');
@@ -235,7 +236,8 @@ function invalid(loc: string[], msg: string): DomainError {
   return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
 }
 
-function requireRole(principal: Principal, role: Role): void {
+/** Providers are managed with a tenant token: a project-scoped one may not touch them. */
+function authorize(principal: Principal, role: Role): void {
   if (principal.project) throw DomainError.permissionDenied('a project-scoped token cannot manage providers');
-  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
+  requireRole(principal, role);
 }

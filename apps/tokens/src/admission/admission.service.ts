@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import {
   DomainError,
   ErrorCode,
-  hasRole,
+  requireRole,
   type ListRegistrationsCommand,
   type Principal,
   type RegisterSiteCommand,
@@ -123,7 +123,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async list({ principal, namespace, labelFilter, reportFields }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
-    requireViewer(principal);
+    requireRole(principal, 'viewer');
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.registrations.list(principal.tenant, namespace);
     // Registrations carry no labels of their own: a selector matches as it would on an empty set.
@@ -132,7 +132,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async byToken({ principal, siteToken }: RegistrationsByTokenCommand): Promise<RegistrationListResponse> {
-    requireViewer(principal);
+    requireRole(principal, 'viewer');
     const token = await this.resolve(siteToken);
     if (!token || token.tenant !== principal.tenant) throw DomainError.notFound('token not found');
     const rows = await this.registrations.byToken(principal.tenant, token.uid);
@@ -207,6 +207,3 @@ interface RefusalRecord {
   tokenUid: string | null;
 }
 
-function requireViewer(principal: Principal): void {
-  if (!hasRole(principal, 'viewer')) throw DomainError.permissionDenied('this operation needs the viewer role');
-}

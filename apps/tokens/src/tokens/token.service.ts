@@ -6,12 +6,11 @@ import {
   type DeleteTokenCommand,
   DomainError,
   type GetTokenCommand,
-  hasRole,
   type ListTokensQueryCommand,
   type ObjectRef,
   type Principal,
+  requireRole,
   type ReplaceTokenCommand,
-  type Role,
   type SetTokenStateCommand,
   type TokenCreateResponse,
   type TokenGetResponse,
@@ -237,9 +236,6 @@ function key(principal: Principal, namespace: string, name: string): TokenKey {
   return { tenant: principal.tenant, namespace, name };
 }
 
-function requireRole(principal: Principal, role: Role): void {
-  if (!hasRole(principal, role)) throw DomainError.permissionDenied(`this operation needs the ${role} role`);
-}
 
 function notFound(namespace: string, name: string): DomainError {
   return DomainError.notFound(`ves.io.schema.token.Object: ${name} does not exist in namespace ${namespace}`);
