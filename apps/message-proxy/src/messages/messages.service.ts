@@ -26,6 +26,8 @@ import type { StreamFrame } from './stream-frame';
 /** Joins user texts for one scan; redaction keeps lengths, so the parts can be cut back out. */
 const SEPARATOR = '\n\n';
 
+type ProviderResult = { data: string; statusCode: number; sentDate: Date; receivedDate: Date };
+
 interface Prepared {
   exchange: Exchange;
   body: Record<string, unknown> & { messages: AnthropicMessageLike[]; model?: string };
@@ -52,34 +54,19 @@ export class MessagesService {
     const p = await this.prepare(cmd);
     const provider = p.exchange.provider!;
     let answer: AnthropicResponseLike;
-    let providerResult: { data: string; statusCode: number; sentDate: Date; receivedDate: Date };
-    try {
-      if (provider.type === ANTHROPIC_TYPE) {
-        const res = await this.upstream.anthropic(provider, { ...p.body, stream: false }, cmd.headers);
-        providerResult = { data: res.body, statusCode: res.status, sentDate: res.sentAt, receivedDate: res.receivedAt };
-        if (res.status >= 400) {
-          await this.finish(p, p.request.outcome, null, providerResult, p.request.results);
-          return { status: res.status, body: parseJson(res.body), promptId: p.started.id };
-        }
-        answer = parseJson(res.body) as AnthropicResponseLike;
-      } else {
-        const turns = plainTurns(p.body.messages);
-        const result = await this.upstream.viaTemplate(provider, turns.filter((t) => t.role === 'user').at(-1)?.content ?? '', turns);
-        providerResult = { data: result.response?.body ?? '', statusCode: result.statusCode ?? 0, sentDate: result.sentAt, receivedDate: result.receivedAt ?? new Date() };
-        if (result.error !== null || result.content === null) {
-          await this.finish(p, p.request.outcome, null, providerResult, p.request.results);
-          throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${result.error ?? 'no content in its answer'}`);
-        }
-        answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), result.content);
+    let providerResult: ProviderResult;
+    if (provider.type === ANTHROPIC_TYPE) {
+      const res = await this.upstreamCall(p, () => this.upstream.anthropic(provider, { ...p.body, stream: false }, cmd.headers));
+      providerResult = { data: res.body, statusCode: res.status, sentDate: res.sentAt, receivedDate: res.receivedAt };
+      if (res.status >= 400) {
+        await this.finish(p, p.request.outcome, null, providerResult, p.request.results);
+        return { status: res.status, body: parseJson(res.body), promptId: p.started.id };
       }
-    } catch (err) {
-      if (err instanceof DomainError) {
-        if (err.code === ErrorCode.DEADLINE_EXCEEDED || (err.code === ErrorCode.BAD_GATEWAY && !err.message.startsWith('the provider failed'))) {
-          await this.finish(p, p.request.outcome, null, null, p.request.results);
-        }
-        throw err;
-      }
-      throw upstreamError(err);
+      answer = parseJson(res.body) as AnthropicResponseLike;
+    } else {
+      const called = await this.viaTemplate(p);
+      providerResult = called.providerResult;
+      answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), called.text);
     }
     const response = p.exchange.scan(responseText(answer), 'response');
     const results = [...p.request.results, ...response.results];
@@ -113,14 +100,8 @@ export class MessagesService {
     const provider = p.exchange.provider!;
     const emit = (data: string) => !sub.closed && sub.next({ kind: 'data', data });
     if (provider.type !== ANTHROPIC_TYPE) {
-      const turns = plainTurns(p.body.messages);
-      const result = await this.upstream.viaTemplate(provider, turns.filter((t) => t.role === 'user').at(-1)?.content ?? '', turns);
-      const providerResult = { data: result.response?.body ?? '', statusCode: result.statusCode ?? 0, sentDate: result.sentAt, receivedDate: result.receivedAt ?? new Date() };
-      if (result.error !== null || result.content === null) {
-        await this.finish(p, p.request.outcome, null, providerResult, p.request.results);
-        throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${result.error ?? 'no content in its answer'}`);
-      }
-      const response = p.exchange.scan(result.content, 'response');
+      const { text, providerResult } = await this.viaTemplate(p);
+      const response = p.exchange.scan(text, 'response');
       const results = [...p.request.results, ...response.results];
       if (response.outcome === 'blocked') {
         await this.finish(p, 'blocked', null, providerResult, results);
@@ -133,7 +114,7 @@ export class MessagesService {
       return;
     }
 
-    const upstream = await this.upstream.anthropicStream(provider, { ...p.body, stream: true }, cmd.headers, signal);
+    const upstream = await this.upstreamCall(p, () => this.upstream.anthropicStream(provider, { ...p.body, stream: true }, cmd.headers, signal));
     if (upstream.status !== 200) {
       const text = await readAll(upstream.body);
       const providerResult = { data: text, statusCode: upstream.status, sentDate: upstream.sentAt, receivedDate: new Date() };
@@ -207,6 +188,29 @@ export class MessagesService {
     }
   }
 
+  /** Runs an upstream call; a transport failure (504 slow, 502 unreachable) is recorded before it propagates. */
+  private async upstreamCall<T>(p: Prepared, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      await this.finish(p, p.request.outcome, null, null, p.request.results);
+      throw upstreamError(err);
+    }
+  }
+
+  /** A provider reached through its template; an error answer is recorded and becomes a 502. */
+  private async viaTemplate(p: Prepared): Promise<{ text: string; providerResult: ProviderResult }> {
+    const turns = plainTurns(p.body.messages);
+    const prompt = turns.filter((t) => t.role === 'user').at(-1)?.content ?? '';
+    const result = await this.upstreamCall(p, () => this.upstream.viaTemplate(p.exchange.provider!, prompt, turns));
+    const providerResult = { data: result.response?.body ?? '', statusCode: result.statusCode ?? 0, sentDate: result.sentAt, receivedDate: result.receivedAt ?? new Date() };
+    if (result.error !== null || result.content === null) {
+      await this.finish(p, p.request.outcome, null, providerResult, p.request.results);
+      throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${result.error ?? 'no content in its answer'}`);
+    }
+    return { text: result.content, providerResult };
+  }
+
   /** Scans the request; a block answers at once (recorded), a redaction rewrites the user texts. */
   private async prepare(cmd: MessagesCommand): Promise<Prepared> {
     const exchange = await this.context.open(cmd.principal, cmd.provider);
@@ -240,7 +244,7 @@ export class MessagesService {
     p: Prepared,
     outcome: PromptOutcome,
     response: string | null,
-    providerResult: { data: string; statusCode: number; sentDate: Date; receivedDate: Date } | null,
+    providerResult: ProviderResult | null,
     results: ScannerResultRecord[],
   ): Promise<void> {
     await this.recorder.record(p.started, { outcome, response, providerResult: outcome === 'blocked' ? null : providerResult, scannerResults: results });
