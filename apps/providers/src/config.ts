@@ -1,9 +1,6 @@
 import { parseAllowlist } from '@bastion/outbound';
-import { DatabaseConfig } from '@bastion/platform';
+import { DatabaseConfig, DEV_ENCRYPTION_KEYS, refuseDevEncryptionKeysInProduction } from '@bastion/platform';
 import { IsInt, IsString, Min } from 'class-validator';
-
-/** Development-only key for provider secrets at rest; public, so production refuses it. */
-export const DEV_ENCRYPTION_KEYS = 'dev:ZGV2ZWxvcG1lbnQtb25seS1rZXktMzItYnl0ZXMhISE=';
 
 export class ProvidersConfig extends DatabaseConfig {
   /** `id:base64(32 bytes)[,id:key...]`; the first seals, all open (rotation). */
@@ -26,7 +23,5 @@ export const PROVIDERS_LOGGER = Symbol('PROVIDERS_LOGGER');
 /** Checks what class-validator cannot: a malformed allowlist stops the process at boot, naming the entry. */
 export function assertProductionReady(config: ProvidersConfig): void {
   parseAllowlist(config.OUTBOUND_ALLOWLIST);
-  if (config.NODE_ENV === 'production' && config.PROVIDERS_ENCRYPTION_KEYS === DEV_ENCRYPTION_KEYS) {
-    throw new Error('PROVIDERS_ENCRYPTION_KEYS must be set in production; the development key is public');
-  }
+  refuseDevEncryptionKeysInProduction(config.NODE_ENV, 'PROVIDERS_ENCRYPTION_KEYS', config.PROVIDERS_ENCRYPTION_KEYS);
 }

@@ -1,11 +1,5 @@
-import { DatabaseConfig } from '@bastion/platform';
+import { DatabaseConfig, DEV_ENCRYPTION_KEYS, refuseDevEncryptionKeysInProduction } from '@bastion/platform';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-
-/**
- * Development-only key that encrypts signing keys at rest when TOKENS_ENCRYPTION_KEYS is unset.
- * It is public, so a production process refuses to start with it.
- */
-export const DEV_ENCRYPTION_KEYS = 'dev:ZGV2ZWxvcG1lbnQtb25seS1rZXktMzItYnl0ZXMhISE=';
 
 export class TokensConfig extends DatabaseConfig {
   /** `id:base64(32 bytes)[,id:key...]`; the first seals, all open (rotation). */
@@ -40,7 +34,5 @@ export class TokensConfig extends DatabaseConfig {
 export const TOKENS_CONFIG = Symbol('TOKENS_CONFIG');
 
 export function assertProductionReady(config: TokensConfig): void {
-  if (config.NODE_ENV === 'production' && config.TOKENS_ENCRYPTION_KEYS === DEV_ENCRYPTION_KEYS) {
-    throw new Error('TOKENS_ENCRYPTION_KEYS must be set in production; the development key is public');
-  }
+  refuseDevEncryptionKeysInProduction(config.NODE_ENV, 'TOKENS_ENCRYPTION_KEYS', config.TOKENS_ENCRYPTION_KEYS);
 }

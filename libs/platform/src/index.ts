@@ -20,3 +20,4 @@ export * from './ops/metrics';
 export * from './ops/ops-server';
 export * from './tracing';
 export * from './nats/health.controller';
+export * from './crypto/dev-encryption-keys';

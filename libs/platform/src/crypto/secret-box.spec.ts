@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEV_ENCRYPTION_KEYS, refuseDevEncryptionKeysInProduction } from './dev-encryption-keys';
 import { SecretBox, SecretBoxError } from './secret-box';
 
 const key = () => randomBytes(32);
@@ -35,5 +36,13 @@ describe('SecretBox', () => {
   it('refuses keys of the wrong size or malformed specs', () => {
     expect(() => new SecretBox([{ id: 'k', key: randomBytes(16) }])).toThrow('32 bytes');
     expect(() => SecretBox.fromSpec('no-colon')).toThrow(SecretBoxError);
+  });
+});
+
+describe('the development encryption key', () => {
+  it('is refused in production and allowed elsewhere', () => {
+    expect(() => refuseDevEncryptionKeysInProduction('production', 'X_KEYS', DEV_ENCRYPTION_KEYS)).toThrow('X_KEYS must be set in production');
+    expect(() => refuseDevEncryptionKeysInProduction('development', 'X_KEYS', DEV_ENCRYPTION_KEYS)).not.toThrow();
+    expect(() => refuseDevEncryptionKeysInProduction('production', 'X_KEYS', `k1:${randomBytes(32).toString('base64')}`)).not.toThrow();
   });
 });
