@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { PROMPTS_QUEUE, PROXY_STREAM_SPEC, type PromptRecordedEvent, ProxyEvents } from '@bastion/contracts';
-import { ensureStream, EventPublisher, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { ensureStream, EventPublisher } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PromptsConfig, PromptsModule } from '../../apps/prompts/src';
-import { quietLogger, testEnv } from './stack';
+import { startTestService } from './stack';
 
 /** Starts one prompts-service instance on the test database and NATS (it starts storing records at once). */
-export async function startPromptsService(env: Record<string, string> = {}): Promise<INestMicroservice> {
-  const config = loadConfig(PromptsConfig, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
-  const logger = quietLogger('prompts');
-  const metrics = new PlatformMetrics('prompts');
-  return startService(PromptsModule.forRoot(config, logger, metrics), {
-    queue: PROMPTS_QUEUE,
-    natsUrl: config.NATS_URL,
-    logger,
-    metrics,
-  });
+export function startPromptsService(env: Record<string, string> = {}): Promise<INestMicroservice> {
+  return startTestService({ service: 'prompts', queue: PROMPTS_QUEUE, config: PromptsConfig, module: (c, l, m) => PromptsModule.forRoot(c, l, m) }, env);
 }
 
 /** A finished prompt as the message proxy records it; override what a test cares about. */

@@ -1,6 +1,6 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, loadConfig, type PlatformConfig, PlatformMetrics, startService } from '@bastion/platform';
 import type { Logger } from 'pino';
 import { createGateway, GatewayConfig } from '../../apps/gateway/src';
 import { TokensConfig, TokensModule } from '../../apps/tokens/src';
@@ -17,16 +17,35 @@ export function quietLogger(service: string): Logger {
   return createLogger(service, process.env.TEST_LOG_LEVEL ?? 'silent');
 }
 
-/** Starts one tokens-service instance, the real app module on the real NATS and Postgres. */
-export async function startTokensService(logger = quietLogger('tokens'), env: Record<string, string> = {}): Promise<INestMicroservice> {
-  const config = loadConfig(TokensConfig, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
-  const metrics = new PlatformMetrics('tokens');
-  return startService(TokensModule.forRoot(config, logger, metrics), {
-    queue: TOKENS_QUEUE,
-    natsUrl: config.NATS_URL,
+/** What starting a service takes: its config class, its module, its queue group. */
+export interface ServiceSpec<C extends PlatformConfig> {
+  service: string;
+  queue: string;
+  config: new () => C;
+  module: (config: C, logger: Logger, metrics: PlatformMetrics) => unknown;
+}
+
+/**
+ * Starts one instance of a service, the real app module on the real NATS and Postgres, as its
+ * main.ts does (its ops server on a free port).
+ */
+export async function startTestService<C extends PlatformConfig>(
+  spec: ServiceSpec<C>,
+  env: Record<string, string> = {},
+  logger: Logger = quietLogger(spec.service),
+): Promise<INestMicroservice> {
+  const config = loadConfig(spec.config, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
+  const metrics = new PlatformMetrics(spec.service);
+  return startService(spec.module(config, logger, metrics), { queue: spec.queue, natsUrl: config.NATS_URL, logger, metrics });
+}
+
+/** Starts one tokens-service instance. */
+export function startTokensService(logger = quietLogger('tokens'), env: Record<string, string> = {}): Promise<INestMicroservice> {
+  return startTestService(
+    { service: 'tokens', queue: TOKENS_QUEUE, config: TokensConfig, module: (c, l, m) => TokensModule.forRoot(c, l, m) },
+    env,
     logger,
-    metrics,
-  });
+  );
 }
 
 /** Starts the gateway on a free port and returns its base URL. */
