@@ -92,7 +92,19 @@ export class ProviderTemplateDto {
   outputs?: Record<string, unknown>;
 }
 
-class ProviderFields {
+/** How a provider is reached: its request template, its auth template, its inputs and secrets. */
+class ProviderConnection {
+  @ApiPropertyOptional({ type: ProviderTemplateDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ProviderTemplateDto)
+  template?: ProviderTemplateDto;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsObject()
+  authTemplate?: Record<string, unknown> | null;
+
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
   @IsOptional()
   @IsStringMap()
@@ -102,7 +114,9 @@ class ProviderFields {
   @IsOptional()
   @IsStringMap()
   secrets?: Record<string, string>;
+}
 
+class ProviderFields extends ProviderConnection {
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsUUID()
@@ -143,17 +157,6 @@ class ProviderFields {
   @IsBoolean()
   siem?: boolean;
 
-  @ApiPropertyOptional({ type: ProviderTemplateDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ProviderTemplateDto)
-  template?: ProviderTemplateDto;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsObject()
-  authTemplate?: Record<string, unknown> | null;
-
   @ApiPropertyOptional({ type: [String], enum: PROVIDER_CAPABILITIES })
   @IsOptional()
   @IsIn(PROVIDER_CAPABILITIES, { each: true })
@@ -189,33 +192,12 @@ export class UpdateProviderRequest extends ProviderFields {
   name?: string;
 }
 
-export class TestProviderRequest {
+export class TestProviderRequest extends ProviderConnection {
   @ApiPropertyOptional({ description: 'A system provider id or name, instead of `template`.' })
   @IsOptional()
   @IsString()
   @MaxLength(128)
   systemProvider?: string;
-
-  @ApiPropertyOptional({ type: ProviderTemplateDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ProviderTemplateDto)
-  template?: ProviderTemplateDto;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsObject()
-  authTemplate?: Record<string, unknown> | null;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
-  @IsStringMap()
-  inputs?: Record<string, string>;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
-  @IsStringMap()
-  secrets?: Record<string, string>;
 
   @ApiPropertyOptional({ example: 'chat', default: 'chat' })
   @IsOptional()
