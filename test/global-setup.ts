@@ -12,7 +12,8 @@ export default async function globalSetup(): Promise<void> {
   // Both the integration and the e2e project name this setup; do the work once.
   if (process.env.TEST_DATABASE_URL) return;
   const infra = await startTestInfra();
-  const databaseUrl = await recreateDatabase(infra.databaseUrl, 'bastion_test');
+  // TEST_DATABASE_NAME lets two checkouts test side by side on one server (each with its own NATS).
+  const databaseUrl = await recreateDatabase(infra.databaseUrl, process.env.TEST_DATABASE_NAME ?? 'bastion_test');
   for (const s of findServiceMigrations(join(__dirname, '..'))) await migrate(databaseUrl, s);
   await refuseIfAStackIsRunning(infra.natsUrl);
   process.env.TEST_DATABASE_URL = databaseUrl;
