@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
 import { ExchangeContext } from './messages/exchange-context';
+import { GuardedExchange } from './messages/guarded-exchange';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { ProxyController } from './proxy.controller';
@@ -46,6 +47,7 @@ export class ProxyModule implements OnApplicationShutdown {
         ExchangeContext,
         UpstreamService,
         PromptRecorder,
+        GuardedExchange,
         MessagesService,
         PromptApiService,
       ],

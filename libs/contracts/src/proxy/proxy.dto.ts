@@ -88,9 +88,25 @@ export class ScanRequest {
   @MaxLength(128)
   project?: string;
 
-  @ApiProperty({ enum: ['request', 'response'] })
+  @ApiPropertyOptional({ enum: ['request', 'response'], default: 'request' })
+  @IsOptional()
   @IsIn(['request', 'response'])
-  scanDirection!: 'request' | 'response';
+  scanDirection?: 'request' | 'response';
+
+  @ApiPropertyOptional({ default: false, description: 'Only flag: a scanner that would block flags instead.' })
+  @IsOptional()
+  @IsBoolean()
+  flagOnly?: boolean;
+
+  @ApiPropertyOptional({ description: 'false: list only the scanners that triggered. Unset or true: every scanner run.' })
+  @IsOptional()
+  @IsBoolean()
+  verbose?: boolean;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  externalMetadata?: Record<string, unknown>;
 }
 
 class Scoped {
