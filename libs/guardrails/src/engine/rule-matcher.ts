@@ -57,12 +57,15 @@ export class RuleMatcher {
   private readonly set: RE2Set | undefined;
   private readonly everyRule: number[];
   readonly retryInsideRefused: boolean;
+  /** RE2 flags of every rule (`u` and the options' flags). */
+  readonly flags: string;
 
   constructor(
     readonly rules: readonly Rule[],
     options: RuleMatcherOptions = {},
   ) {
     const flags = `u${options.flags ?? ''}`;
+    this.flags = flags;
     this.regexes = rules.map((r) => new RE2(r.source, `g${flags}`));
     this.everyRule = rules.map((_, i) => i);
     this.set = rules.length > 1 ? compileSet(rules, flags) : undefined;

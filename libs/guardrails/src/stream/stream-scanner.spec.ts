@@ -87,6 +87,18 @@ describe('createStreamScanner', () => {
     expect(step.safeUpTo).toBeGreaterThanOrEqual(100 - 11 - 2);
   });
 
+  it('holds back only from where a match could still be in progress', () => {
+    const pii = createStreamScanner([compileScanner({ type: 'pii' }), compileScanner({ type: 'secrets' })], { minStep: 1 });
+    const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
+    // Clean prose: only the detectors' context is held, not their (unbounded) maximum length.
+    expect(pii.push(prose).safeUpTo).toBeGreaterThanOrEqual(prose.length - 16 - 2);
+    const keywords = createStreamScanner([compileScanner({ type: 'keyword', words: ['ignore previous instructions'] })], { minStep: 1 });
+    const head = 'Sure. Now please ignore   previous';
+    expect(keywords.push(head).safeUpTo).toBe(head.indexOf('ignore'));
+    const step = keywords.push(' instructions and go');
+    expect(step.findings).toEqual([{ scanner: 0, match: [17, 47, 0] }]);
+  });
+
   it('reports a match split across chunks in original offsets', () => {
     const stream = createStreamScanner([compileScanner({ type: 'pii', detectors: ['us-ssn'] })], { minStep: 1 });
     const findings = [
