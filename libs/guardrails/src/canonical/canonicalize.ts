@@ -85,6 +85,13 @@ export interface CanonicalText {
 /** Canonical form of a whole text (see the module comment). Pure; linear in the text. */
 export function canonicalize(text: string): CanonicalText {
   if (ASCII_ONLY.test(text)) return identityOf(text);
+  if (allPlain(text)) {
+    // Every character is its own segment and canonical form: offsets are the same, and only
+    // look-alikes may change (one unit for one).
+    const folded = foldConfusables(text);
+    if (folded === text) return identityOf(text);
+    return { original: text, text: folded, identity: false, toOriginal: (start, end) => [start, Math.max(start, end)] };
+  }
   const out = new CanonicalBuilder();
   out.append(text, 0, true);
   return out.result(text);
@@ -101,22 +108,72 @@ export function unstableTail(text: string): number {
   return text.length - segmentsEnd(text);
 }
 
-/** Where the last segment of `text` starts (the length, when it ends in a closed segment). */
+/** Where the last segment of `text` starts (0 for an empty text); a lone high surrogate ends it early. */
 function segmentsEnd(text: string): number {
-  let start = 0;
+  let i = text.length;
+  if (i === 0) return 0;
+  const lastUnit = text.charCodeAt(i - 1);
+  if (lastUnit >= 0xd800 && lastUnit <= 0xdbff) i--; // may pair up with what follows
+  // Step back over attached code points to the one that starts the last segment.
+  let steps = 0;
+  for (let k = i; k > 0; ) {
+    const width = k >= 2 && isLow(text.charCodeAt(k - 1)) && isHigh(text.charCodeAt(k - 2)) ? 2 : 1;
+    const start = k - width;
+    if (start === 0 || !attaches(text.codePointAt(start) as number)) return start;
+    k = start;
+    if (++steps > MAX_ATTACHED) break;
+  }
+  // A run of more attached code points than a segment holds: segment it from its start.
+  let runStart = i;
+  while (runStart > 0 && attaches(text.codePointAt(runStart - 1) as number)) runStart--;
+  let segStart = Math.max(0, runStart - 1);
   let attached = 0;
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) as number;
-    const width = cp > 0xffff ? 2 : 1;
-    if (width === 1 && cp >= 0xd800 && cp <= 0xdbff) return Math.min(start, i); // lone high surrogate: may pair up
-    if (i > 0 && attached < MAX_ATTACHED && attaches(cp)) attached++;
+  // At the very start the first code point begins a segment even though it would attach.
+  const from = runStart === 0 ? ((text.codePointAt(0) as number) > 0xffff ? 2 : 1) : runStart;
+  for (let k = from; k < i; ) {
+    const width = (text.codePointAt(k) as number) > 0xffff ? 2 : 1;
+    if (attached < MAX_ATTACHED) attached++;
     else {
-      start = i;
+      segStart = k;
       attached = 0;
     }
-    i += width;
+    k += width;
   }
-  return text.length === 0 ? 0 : start;
+  return segStart;
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * Per BMP code unit: 1 when the character is its own segment and its own canonical form (it
+ * attaches to nothing and NFKC and folding leave it), 2 otherwise; 0 until first asked.
+ * Confusables count as 1: their folding keeps lengths and runs over the whole text afterwards.
+ */
+const PLAIN = new Uint8Array(0x10000);
+for (let c = 0; c < 0x80; c++) PLAIN[c] = 1;
+
+function allPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 && !isPlain(c)) return false;
+  }
+  return true;
+}
+
+function isPlain(c: number): boolean {
+  let v = PLAIN[c];
+  if (v === 0) {
+    const ch = String.fromCharCode(c);
+    v = isHigh(c) || isLow(c) || attaches(c) || canonicalSegment(ch) !== ch ? 2 : 1;
+    PLAIN[c] = v;
+  }
+  return v === 1;
 }
 
 /** True when a code point joins the segment before it. */
@@ -154,18 +211,23 @@ function isNativeLetter(ch: string | undefined): boolean {
  * points around `text` ('' at an edge). Every mapping is one UTF-16 unit to one, so offsets hold.
  */
 export function foldConfusables(text: string, before = '', after = ''): string {
-  let out = '';
-  let prev = before;
-  const chars = [...text];
-  for (let k = 0; k < chars.length; k++) {
-    const ch = chars[k];
+  CONFUSABLE.lastIndex = 0;
+  if (!CONFUSABLE.test(text)) return text;
+  return text.replace(CONFUSABLE, (ch: string, at: number) => {
     const latin = CONFUSABLES[ch];
-    const next = k + 1 < chars.length ? chars[k + 1] : after;
-    if (latin === undefined || (!LATIN_SOURCE.test(ch) && (isNativeLetter(prev) || isNativeLetter(next)))) out += ch;
-    else out += latin;
-    prev = ch;
-  }
-  return out;
+    if (LATIN_SOURCE.test(ch)) return latin;
+    const prev = at > 0 ? codePointBefore(text, at) : before;
+    const next = at + 1 < text.length ? String.fromCodePoint(text.codePointAt(at + 1) as number) : after;
+    return isNativeLetter(prev) || isNativeLetter(next) ? ch : latin;
+  });
+}
+
+const CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+
+function codePointBefore(text: string, at: number): string {
+  const low = text.charCodeAt(at - 1);
+  if (at >= 2 && isLow(low) && isHigh(text.charCodeAt(at - 2))) return text.slice(at - 2, at);
+  return text[at - 1];
 }
 
 const digitZero = new Map<number, number>();
@@ -195,14 +257,20 @@ function identityOf(text: string): CanonicalText {
 }
 
 /**
- * Appends canonical text segment by segment, recording for every canonical unit the original
- * segment it came from. Used whole by `canonicalize`, chunk by chunk by `StreamCanonicalizer`.
+ * Appends canonical text segment by segment and keeps the map back to the original as pieces:
+ * an *identity* piece is a run of characters that are their own canonical form (offsets move
+ * together), a *segment* piece is one segment whose canonical units all map to the whole original
+ * segment. Plain text costs one piece per run, not one entry per character. Used whole by
+ * `canonicalize`, chunk by chunk by `StreamCanonicalizer`.
  */
 export class CanonicalBuilder {
   private readonly parts: string[] = [];
   private length = 0;
-  private starts: Int32Array = new Int32Array(64);
-  private ends: Int32Array = new Int32Array(64);
+  /** Per piece: canonical start, original start, original end; identity when lengths agree and flagged. */
+  private cStart: number[] = [];
+  private oStart: number[] = [];
+  private oEnd: number[] = [];
+  private identity: boolean[] = [];
   /** Original length consumed so far. */
   consumed = 0;
 
@@ -219,64 +287,114 @@ export class CanonicalBuilder {
   append(text: string, base: number, final: boolean): { added: string; stop: number } {
     const firstPart = this.parts.length;
     const stop = final ? text.length : segmentsEnd(text);
-    let segStart = 0;
-    let attached = 0;
+    let runStart = 0; // start of the current run of plain characters
     let i = 0;
     while (i < stop) {
-      const cp = text.codePointAt(i) as number;
-      const width = cp > 0xffff ? 2 : 1;
-      if (i > segStart && attached < MAX_ATTACHED && attaches(cp)) {
-        attached++;
-      } else if (i > segStart) {
-        this.push(canonicalSegment(text.slice(segStart, i)), base + segStart, base + i);
-        segStart = i;
-        attached = 0;
+      const c = text.charCodeAt(i);
+      if (c < 0x80 || isPlain(c)) {
+        i++;
+        continue;
       }
-      i += width;
+      const cp = text.codePointAt(i) as number;
+      // An attaching character joins the plain character before it (a segment closed before it
+      // was closed because it was full, so then this one starts a segment of its own).
+      const segStart = i > runStart && attaches(cp) ? i - 1 : i;
+      if (segStart > runStart) this.pushIdentity(text.slice(runStart, segStart), base + runStart);
+      let e = segStart + ((text.codePointAt(segStart) as number) > 0xffff ? 2 : 1);
+      let attached = 0;
+      while (e < stop && attached < MAX_ATTACHED) {
+        const next = text.codePointAt(e) as number;
+        if (!attaches(next)) break;
+        attached++;
+        e += next > 0xffff ? 2 : 1;
+      }
+      this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e);
+      runStart = i = e;
     }
-    if (stop > segStart) this.push(canonicalSegment(text.slice(segStart, stop)), base + segStart, base + stop);
+    if (stop > runStart) this.pushIdentity(text.slice(runStart, stop), base + runStart);
     this.consumed = base + stop;
     return { added: this.parts.slice(firstPart).join(''), stop };
   }
 
-  private push(canonical: string, origStart: number, origEnd: number): void {
+  private pushIdentity(text: string, origStart: number): void {
+    const last = this.cStart.length - 1;
+    if (last >= 0 && this.identity[last] && this.oEnd[last] === origStart) {
+      this.oEnd[last] += text.length;
+    } else {
+      this.addPiece(this.length, origStart, origStart + text.length, true);
+    }
+    this.parts.push(text);
+    this.length += text.length;
+  }
+
+  private pushSegment(canonical: string, origStart: number, origEnd: number): void {
     if (canonical === '') {
-      // Nothing to show (a zero-width character alone): extend the previous unit's segment, so a
-      // span that ends there masks it too.
-      if (this.length > 0) this.ends[this.length - 1] = origEnd;
+      // Nothing to show (a zero-width character alone): the previous unit's segment takes it, so
+      // a span that ends there masks it too.
+      const last = this.cStart.length - 1;
+      if (last < 0) return;
+      if (this.identity[last]) {
+        // Split the identity run's last unit off as a segment of its own.
+        const lastUnit = this.oEnd[last] - 1;
+        if (this.oEnd[last] - this.oStart[last] === 1) this.identity[last] = false;
+        else {
+          this.oEnd[last] = lastUnit;
+          this.addPiece(this.length - 1, lastUnit, lastUnit + 1, false);
+        }
+      }
+      this.oEnd[this.cStart.length - 1] = origEnd;
       return;
     }
-    const needed = this.length + canonical.length;
-    if (needed > this.starts.length) {
-      const size = Math.max(needed, this.starts.length * 2);
-      const starts = new Int32Array(size);
-      starts.set(this.starts.subarray(0, this.length));
-      const ends = new Int32Array(size);
-      ends.set(this.ends.subarray(0, this.length));
-      this.starts = starts;
-      this.ends = ends;
-    }
-    for (let k = this.length; k < needed; k++) {
-      this.starts[k] = origStart;
-      this.ends[k] = origEnd;
-    }
+    this.addPiece(this.length, origStart, origEnd, false);
     this.parts.push(canonical);
-    this.length = needed;
+    this.length += canonical.length;
+  }
+
+  private addPiece(cStart: number, oStart: number, oEnd: number, identity: boolean): void {
+    this.cStart.push(cStart);
+    this.oStart.push(oStart);
+    this.oEnd.push(oEnd);
+    this.identity.push(identity);
+  }
+
+  /** Index of the piece holding canonical unit `pos`. */
+  private pieceAt(pos: number): number {
+    let lo = 0;
+    let hi = this.cStart.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.cStart[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Original offset where canonical unit `pos` begins (its segment's start). */
+  private originalStart(pos: number): number {
+    const k = this.pieceAt(pos);
+    return this.identity[k] ? this.oStart[k] + (pos - this.cStart[k]) : this.oStart[k];
+  }
+
+  /** Original offset where canonical unit `pos` ends (its segment's end). */
+  private originalEnd(pos: number): number {
+    const k = this.pieceAt(pos);
+    if (!this.identity[k]) return this.oEnd[k];
+    return this.oStart[k] + (pos - this.cStart[k]) + 1;
+  }
+
+  /** Original span of canonical `[start, end)`. */
+  toOriginal(start: number, end: number): [number, number] {
+    if (end <= start) {
+      const at = start >= this.length ? this.consumed : this.originalStart(Math.max(0, start));
+      return [at, at];
+    }
+    return [this.originalStart(Math.max(0, start)), this.originalEnd(Math.min(end, this.length) - 1)];
   }
 
   /** The canonical text appended so far. */
   text(): string {
     if (this.parts.length > 1) this.parts.splice(0, this.parts.length, this.parts.join(''));
     return this.parts[0] ?? '';
-  }
-
-  /** Original span of canonical `[start, end)`. */
-  toOriginal(start: number, end: number): [number, number] {
-    if (end <= start) {
-      const at = start >= this.length ? this.consumed : this.starts[start];
-      return [at, at];
-    }
-    return [this.starts[Math.max(0, start)], this.ends[Math.min(end, this.length) - 1]];
   }
 
   result(original: string): CanonicalText {
