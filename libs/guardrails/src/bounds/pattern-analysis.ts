@@ -30,6 +30,8 @@ export interface PatternAnalysis {
 interface Node {
   max: number;
   cost: number;
+  /** Units of the last literal of a `\Q...\E` run, which a following quantifier repeats alone. */
+  tail?: number;
 }
 
 const EMPTY: Node = { max: 0, cost: 1 };
@@ -132,8 +134,10 @@ class Parser {
       }
       if (this.p[this.i] === '?') this.i++; // lazy
       const copies = Number.isFinite(max) ? Math.max(max, 1) : Math.max(min, 1);
+      const head = atom.tail === undefined ? 0 : atom.max - atom.tail;
+      const unit = atom.tail ?? atom.max;
       atom = {
-        max: max === 0 ? 0 : atom.max === 0 ? 0 : atom.max * max,
+        max: head + (max === 0 || unit === 0 ? 0 : unit * max),
         cost: atom.cost * copies + 1,
       };
     }
@@ -191,7 +195,8 @@ class Parser {
       const end = this.p.indexOf('\\E', this.i);
       const text = this.p.slice(this.i, end < 0 ? this.p.length : end);
       this.i = end < 0 ? this.p.length : end + 2;
-      return { max: text.length, cost: Math.max(1, text.length) };
+      const last = [...text].pop() ?? '';
+      return { max: text.length, cost: Math.max(1, text.length), tail: last.length };
     }
     if (next === 'x') {
       const m = /^\{([0-9a-fA-F]+)\}|^[0-9a-fA-F]{2}/.exec(this.p.slice(this.i, this.i + 10));

@@ -91,7 +91,14 @@ class Parser {
   private concatenation(): Node {
     const items: Node[] = [];
     while (this.i < this.p.length && this.p[this.i] !== '|' && this.p[this.i] !== ')') {
-      const atom = this.repeated(this.atom());
+      const quoted = this.p.startsWith('\\Q', this.i);
+      let atom = this.atom();
+      if (quoted && atom.k === 'cat') {
+        // A quantifier after \Q...\E repeats its last character only.
+        items.push(...atom.items.slice(0, -1));
+        atom = atom.items[atom.items.length - 1];
+      }
+      atom = this.repeated(atom);
       if (atom.k !== 'empty') items.push(atom);
     }
     return items.length === 0 ? { k: 'empty' } : items.length === 1 ? items[0] : { k: 'cat', items };
