@@ -45,13 +45,33 @@ export function analysePattern(pattern: string): PatternAnalysis {
 
 const rangeCounts = new Map<string, { ranges: number; astral: boolean }>();
 
-/** How many code point ranges a `\p{Name}` class holds (cached; one pass over Unicode per name). */
+/** Every code point but the surrogates, in order, built when first needed (about 4 MB). */
+let allCodePoints: string | undefined;
+const BMP_UNITS = 0x10000 - 0x800;
+
+function everyCodePoint(): string {
+  if (allCodePoints === undefined) {
+    const parts: string[] = [];
+    for (let start = 0; start <= 0x10ffff; start += 0x1000) {
+      const chunk: number[] = [];
+      for (let cp = start; cp < start + 0x1000 && cp <= 0x10ffff; cp++) if (cp < 0xd800 || cp > 0xdfff) chunk.push(cp);
+      parts.push(String.fromCodePoint(...chunk));
+    }
+    allCodePoints = parts.join('');
+  }
+  return allCodePoints;
+}
+
+/**
+ * How many code point ranges a `\p{Name}` class holds: the runs of matching code points in a
+ * string of every code point, found by one regular expression pass (cached per name).
+ */
 function propertyRanges(name: string): { ranges: number; astral: boolean } {
   let known = rangeCounts.get(name);
   if (known) return known;
   let re: RegExp;
   try {
-    re = new RegExp(`^\\p{${unicodeName(name)}}$`, 'u');
+    re = new RegExp(`\\p{${unicodeName(name)}}+`, 'gu');
   } catch {
     known = { ranges: 700, astral: true };
     rangeCounts.set(name, known);
@@ -59,13 +79,9 @@ function propertyRanges(name: string): { ranges: number; astral: boolean } {
   }
   let ranges = 0;
   let astral = false;
-  let inside = false;
-  for (let cp = 0; cp <= 0x10ffff; cp++) {
-    if (cp === 0xd800) cp = 0xe000;
-    const hit = re.test(String.fromCodePoint(cp));
-    if (hit && !inside) ranges++;
-    if (hit && cp > 0xffff) astral = true;
-    inside = hit;
+  for (const m of everyCodePoint().matchAll(re)) {
+    ranges++;
+    if ((m.index as number) + m[0].length > BMP_UNITS) astral = true;
   }
   known = { ranges, astral };
   rangeCounts.set(name, known);

@@ -285,6 +285,14 @@ export class CanonicalBuilder {
    * what was left out begins.
    */
   append(text: string, base: number, final: boolean): { added: string; stop: number } {
+    if (ASCII_ONLY.test(text)) {
+      // ASCII is its own canonical form, one segment per character; only the last may gain marks.
+      const stop = final ? text.length : Math.max(0, text.length - 1);
+      const added = text.slice(0, stop);
+      if (stop > 0) this.pushIdentity(added, base);
+      this.consumed = base + stop;
+      return { added, stop };
+    }
     const firstPart = this.parts.length;
     const stop = final ? text.length : segmentsEnd(text);
     let runStart = 0; // start of the current run of plain characters
@@ -431,17 +439,18 @@ export class StreamCanonicalizer {
   }
 
   private emit(added: string, final: boolean): string {
-    const raw = this.held + added;
-    if (raw === '') return '';
     if (final) {
+      const raw = this.held + added;
       this.held = '';
-      return foldConfusables(raw, this.before, '');
+      return raw === '' ? '' : foldConfusables(raw, this.before, '');
     }
-    const last = lastCodePoint(raw);
-    const body = raw.slice(0, raw.length - last.length);
+    if (added === '') return '';
+    const last = lastCodePoint(added);
+    const body = this.held + added.slice(0, added.length - last.length);
     this.held = last;
+    if (body === '') return '';
     const out = foldConfusables(body, this.before, last);
-    if (body !== '') this.before = lastCodePoint(body);
+    this.before = lastCodePoint(body);
     return out;
   }
 

@@ -1,3 +1,4 @@
+import RE2 from 're2';
 import { MATCH_CONTEXT, MATCH_LENGTH_CAP, maxMatchLength } from '../bounds/match-length';
 import type { ScanDeadline } from '../budget/scan-deadline';
 import { StreamCanonicalizer } from '../canonical/canonicalize';
@@ -9,6 +10,24 @@ import type { ScanMatch, ScanResult } from '../scanners/scan-result';
 import type { Scanner } from '../scanners/scanner';
 import { LiveStarts } from './live-starts';
 
+type RE2Set = ReturnType<typeof RE2.Set>;
+
+/** Memory budget of the combined set (as RuleMatcher's). */
+const SET_MAX_MEM = 64 * 1024 * 1024;
+
+function combinedSet(engines: readonly EngineScanner[]): RE2Set | undefined {
+  const sources = engines.flatMap((engine) => {
+    const caseless = engine.matcher.flags.includes('i');
+    return engine.matcher.rules.map((rule) => (caseless ? `(?i:${rule.source})` : rule.source));
+  });
+  if (sources.length === 0) return undefined;
+  try {
+    return new RE2.Set(sources, 'u', { maxMem: SET_MAX_MEM });
+  } catch {
+    return undefined;
+  }
+}
+
 export interface StreamScannerOptions {
   /** Longest match held back for (canonical units); longer matches may be released in part. Default MATCH_LENGTH_CAP. */
   readonly cap?: number;
@@ -17,6 +36,13 @@ export interface StreamScannerOptions {
    * of 4-character deltas is not rescanned 4 characters at a time. `finish` always scans.
    */
   readonly minStep?: number;
+  /**
+   * Also wait for this fraction of what has arrived before scanning again (default 1/64): a long
+   * answer is scanned in steps that grow with it, so the fixed cost of a pass stays a small part
+   * of the work (1 MB in about 500 passes), at the price of releasing a long answer in bursts of
+   * about 1.5% of its length. 0 scans every `minStep` characters.
+   */
+  readonly stepFraction?: number;
   /** The request's total scan budget; past it `push`/`finish` throw ScanLimitError('budget'). */
   readonly deadline?: ScanDeadline;
   /** Findings per scanner before ScanLimitError('matches'). Default MAX_SCAN_MATCHES. */
@@ -55,6 +81,8 @@ export interface StreamScanner {
 }
 
 interface RuleState {
+  /** Index into the stream's list of every rule of every scanner. */
+  readonly index: number;
   readonly scanner: number;
   readonly rule: number;
   /** Absolute canonical offset where this rule's search continues. */
@@ -88,9 +116,20 @@ class GuardedStream implements StreamScanner {
   private readonly engines: EngineScanner[];
   private readonly canon = new StreamCanonicalizer();
   private readonly rules: RuleState[] = [];
+  /** Index in `rules` of each scanner's first rule. */
+  private readonly firstRule: number[] = [];
+  /** One automaton for every rule of every scanner, to tell which rules a window holds. */
+  private readonly anySet: RE2Set | undefined;
+  /**
+   * Rules whose search continues somewhere other than `floor`. Every other rule continues at
+   * `floor`: a clean window moves them all on at once, not one by one.
+   */
+  private readonly special = new Set<RuleState>();
+  private floor = 0;
   private readonly live: LiveStarts;
   private readonly cap: number;
   private readonly minStep: number;
+  private readonly stepFraction: number;
   private readonly maxMatches: number;
   /** Characters of context the scanners read beyond a match (see MATCH_CONTEXT). */
   private readonly context: number;
@@ -117,14 +156,17 @@ class GuardedStream implements StreamScanner {
     });
     this.cap = options.cap ?? MATCH_LENGTH_CAP;
     this.minStep = Math.max(1, options.minStep ?? 32);
+    this.stepFraction = options.stepFraction ?? 1 / 64;
     this.maxMatches = options.maxMatches ?? MAX_SCAN_MATCHES;
     this.found = this.engines.map(() => []);
     // Regex and keyword rules read one code point beyond a match (\b, $, whole words); the
     // detectors' confirmations up to MATCH_CONTEXT.
     this.context = this.engines.some((e) => e.type === 'pii' || e.type === 'secrets') ? MATCH_CONTEXT : 2;
     this.engines.forEach((engine, scanner) => {
-      engine.matcher.rules.forEach((_, rule) => this.rules.push({ scanner, rule, resume: 0 }));
+      this.firstRule.push(this.rules.length);
+      engine.matcher.rules.forEach((_, rule) => this.rules.push({ index: this.rules.length, scanner, rule, resume: 0 }));
     });
+    this.anySet = combinedSet(this.engines);
     this.live = new LiveStarts(this.engines, maxMatchLength(this.engines, this.cap));
   }
 
@@ -144,7 +186,8 @@ class GuardedStream implements StreamScanner {
     if (this.done) throw new Error('push after finish');
     if (this.rules.length === 0) return this.passThrough(chunk);
     this.append(this.canon.push(chunk));
-    if (this.canon.length - this.lastScanEnd < this.minStep) return { safeUpTo: this.safeOriginal, findings: [] };
+    const due = Math.max(this.minStep, Math.floor(this.lastScanEnd * this.stepFraction));
+    if (this.canon.length - this.lastScanEnd < due) return { safeUpTo: this.safeOriginal, findings: [] };
     return this.step(false);
   }
 
@@ -189,31 +232,57 @@ class GuardedStream implements StreamScanner {
     const liveFrom = final ? Infinity : this.live.earliest(this.buffer, this.bufStart, end);
     const finalBefore = final ? Infinity : Math.min(liveFrom, end - this.context) - 1;
     let held = Infinity;
-    const minResume = Math.min(...this.rules.map((r) => r.resume));
-    const winStart = Math.max(this.bufStart, minResume - this.context);
+    const winStart = Math.max(this.bufStart, this.minResume() - this.context);
     const window = this.buffer.slice(winStart - this.bufStart);
     this.scanned += window.length;
     const t0 = performance.now();
-    for (let scanner = 0; scanner < this.engines.length; scanner++) {
-      const engine = this.engines[scanner];
-      const hits = new Set(engine.matcher.rulesThatMatch(window));
-      for (const state of this.rules) {
-        if (state.scanner !== scanner) continue;
-        if (!hits.has(state.rule)) {
-          // No match anywhere in the window: nothing starts at or before finalBefore.
-          if (!final) state.resume = Math.max(state.resume, finalBefore + 1);
-          continue;
-        }
-        held = Math.min(held, this.runRule(engine, state, window, winStart, end, finalBefore, final, findings));
+    const hits = this.rulesHitIn(window);
+    for (const index of hits) {
+      const state = this.rules[index];
+      if (!this.special.has(state)) state.resume = this.floor;
+      held = Math.min(held, this.runRule(this.engines[state.scanner], state, window, winStart, end, finalBefore, final, findings));
+      this.special.add(state);
+    }
+    if (!final) {
+      // A rule with no match anywhere in the window has nothing starting at or before finalBefore.
+      const floor = Math.max(this.floor, finalBefore + 1);
+      const hit = new Set(hits);
+      for (const state of this.special) {
+        if (!hit.has(state.index)) state.resume = Math.max(state.resume, floor);
+        if (state.resume === floor) this.special.delete(state);
       }
+      this.floor = floor;
     }
     this.options.deadline?.spend(performance.now() - t0);
     // Keep only what the next pass reads.
-    const keepFrom = Math.max(this.bufStart, Math.min(...this.rules.map((r) => r.resume)) - this.context);
+    const keepFrom = Math.max(this.bufStart, this.minResume() - this.context);
     this.buffer = this.buffer.slice(keepFrom - this.bufStart);
     this.bufStart = keepFrom;
     const safe = final ? end : Math.min(finalBefore + 1, held);
     return this.advance(safe, findings);
+  }
+
+  /** Where the earliest rule's search continues: the floor, unless every rule is past it. */
+  private minResume(): number {
+    let min = this.special.size < this.rules.length ? this.floor : Infinity;
+    for (const state of this.special) min = Math.min(min, state.resume);
+    return min;
+  }
+
+  /** Indexes (into `rules`) of the rules that match somewhere in `window`: one RE2.Set pass for all. */
+  private rulesHitIn(window: string): readonly number[] {
+    if (this.anySet) {
+      try {
+        return this.anySet.match(window);
+      } catch {
+        // Out of memory on this window: ask each engine's own set.
+      }
+    }
+    const hits: number[] = [];
+    this.engines.forEach((engine, scanner) => {
+      for (const rule of engine.matcher.rulesThatMatch(window)) hits.push(this.firstRule[scanner] + rule);
+    });
+    return hits;
   }
 
   /** Runs one rule from where it stopped; returns the start of a held candidate, or Infinity. */
