@@ -1,0 +1,63 @@
+import RE2 from 're2';
+import { analysePattern } from '../bounds/pattern-analysis';
+import type { EngineScanner } from '../scanners/engine-scanner';
+import { prefixPattern } from './prefix-pattern';
+
+/**
+ * Where in a growing text a match could still be in progress: the earliest offset from which
+ * the text so far is the beginning of a match of some rule. A match starting before it is final,
+ * and the text before it cannot become part of a new match.
+ *
+ * One RE2 search per step answers it: every rule's prefix language (prefixPattern) joined into one
+ * pattern anchored at the end of the text. Rules whose prefix language cannot be built count as in
+ * progress over their whole maximum length. Nothing further back than `maxLength` (the hold-back
+ * cap) is considered.
+ */
+export class LiveStarts {
+  private readonly re: RE2 | undefined;
+  /** Longest match of the rules without a prefix pattern: held back in full. */
+  private readonly fallback: number;
+
+  constructor(
+    engines: readonly EngineScanner[],
+    /** Longest match considered (the hold-back cap). */
+    private readonly maxLength: number,
+  ) {
+    const parts: string[] = [];
+    let fallback = 0;
+    for (const engine of engines) {
+      const caseless = engine.matcher.flags.includes('i');
+      for (const rule of engine.matcher.rules) {
+        const prefix = prefixPattern(rule.source);
+        if (prefix === undefined) fallback = Math.max(fallback, analysePattern(rule.source).maxLength);
+        else if (prefix !== '') parts.push(caseless ? `(?i:${prefix})` : prefix);
+      }
+    }
+    let re: RE2 | undefined;
+    if (parts.length > 0) {
+      try {
+        re = new RE2(`(?:${parts.join('|')})\\z`, 'u');
+      } catch {
+        // Too large or too deeply nested together: every rule is held back in full.
+        fallback = maxLength;
+      }
+    }
+    this.re = re;
+    this.fallback = Math.min(fallback, maxLength);
+  }
+
+  /**
+   * Absolute offset of the earliest possible start of an unfinished match in `buffer` (which
+   * starts at absolute `bufStart` and ends at `end`); `end` when none can be in progress.
+   */
+  earliest(buffer: string, bufStart: number, end: number): number {
+    let live = Math.max(bufStart, end - this.fallback);
+    if (!this.re) return live;
+    const from = Math.max(bufStart, end - this.maxLength);
+    const tail = buffer.slice(from - bufStart);
+    this.re.lastIndex = 0;
+    const m = this.re.exec(tail);
+    if (m) live = Math.min(live, from + m.index);
+    return live;
+  }
+}
