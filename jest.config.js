@@ -6,6 +6,8 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@bastion/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   setupFiles: ['reflect-metadata'],
+  // A busy machine (or CI) can take seconds to start a set of services: hooks and tests get room.
+  testTimeout: 30_000,
 };
 module.exports = {
   // Integration and e2e files share one NATS, where services answer on fixed subjects: run files one

@@ -1,3 +1,4 @@
+import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 
@@ -18,13 +19,13 @@ export class ProxyConfig extends PlatformConfig {
 
   /**
    * The most characters of a streamed answer held back while the scanners wait to see what follows.
-   * The proxy holds back only as much as the project's response scanners' longest possible match;
-   * this caps it for patterns whose matches have no bound (a longer match may leave in part).
+   * The proxy holds back only from where a match could still be in progress; this caps it for
+   * patterns whose matches have no bound (a longer match may leave in part).
    */
   @IsInt()
   @Min(0)
   @Max(100_000)
-  STREAM_HOLDBACK_CHARS = 256;
+  STREAM_HOLDBACK_CHARS = MATCH_LENGTH_CAP;
 
   /** CPU time all scans of one request may take together (ms); past it the scan fails closed. */
   @IsInt()

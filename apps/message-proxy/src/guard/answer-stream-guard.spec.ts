@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { RuntimeGuardrail } from '@bastion/contracts';
 import { AnswerStreamGuard, type StreamEvent } from './answer-stream-guard';
-import { CompiledGuardrails } from './compiled-guardrails';
+import { compiledGuardrail } from './compiled-guardrails';
 import { DirectionGuard, ScanBudget } from './direction-guard';
 
-const compiled = new CompiledGuardrails();
+
 const SECRET = 'top secret plan';
 
 function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+plan'], enabled = true): RuntimeGuardrail {
@@ -27,7 +27,7 @@ function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+pla
 
 function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnreadable = false, enforce = true) {
   const entries = mode ? [entry(mode)] : [];
-  const direction = new DirectionGuard(entries, (g) => compiled.get(g), 'response', enforce, new ScanBudget(10_000));
+  const direction = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(10_000));
   return new AnswerStreamGuard(direction, holdBack, passUnreadable);
 }
 
@@ -167,28 +167,22 @@ describe('AnswerStreamGuard', () => {
     expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'delta/hologram_delta' })]);
   });
 
-  it('holds back no more than its hold-back: text leaves while the answer is still streaming', () => {
-    const guard = guardFor('block', 16);
+  it('holds back only what could still become a match: clean prose leaves while the answer streams', () => {
+    const guard = guardFor('block', 1024);
     guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     let released = '';
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 40; i++) {
       released += readable(guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'abcd' } }).events);
     }
-    expect(released.length).toBeGreaterThanOrEqual(80 - 16 - 8);
+    // The engine scans every 32 new characters; a few characters of context stay behind.
+    expect(released.length).toBeGreaterThanOrEqual(160 - 32 - 16);
   });
 
-  it('scans each character a bounded number of times on a long answer', () => {
-    const direction = new DirectionGuard([entry('block')], (g) => compiled.get(g), 'response', true, new ScanBudget(60_000));
-    let scanned = 0;
-    const scan = direction.scan.bind(direction);
-    direction.scan = (text, base) => {
-      scanned += text.length;
-      return scan(text, base);
-    };
-    const guard = new AnswerStreamGuard(direction, 32, false);
-    const total = 200_000;
-    run(guard, events([{ kind: 'text', parts: Array.from({ length: total / 4 }, () => 'abcd') }]));
-    expect(scanned / total).toBeLessThan(4);
+  it('finds a match at the very end of a long answer', () => {
+    const parts = Array.from({ length: 50_000 }, () => 'abcd');
+    parts.push(' top secret plan');
+    const { stop } = run(guardFor('block', 1024), events([{ kind: 'text', parts }]));
+    expect(stop).toBe('blocked');
   });
 
   it('in a project that does not enforce, records matches but holds nothing back', () => {

@@ -1,6 +1,6 @@
 import type { Span } from '@bastion/guardrails';
 import { isObject, type TextLeaf, type Unreadable, walkBlock, walkResponse, walkValue } from '../anthropic/content';
-import type { DirectionGuard } from './direction-guard';
+import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
 
 /** An event of the Messages stream, as parsed: `type` names it. */
 export type StreamEvent = Record<string, unknown> & { type: string };
@@ -24,31 +24,30 @@ interface Pending {
   seal?: () => void;
 }
 
-/** Below this many newly safe characters the guard waits for more rather than scan again. */
-const MIN_STEP = 8;
-
 const SPLITTABLE: Record<string, string> = { text_delta: 'text', thinking_delta: 'thinking' };
 
 /**
  * Guards one streamed answer across all of its content blocks. Every delta that carries content
  * (text, thinking, tool input, citations, server-tool results) adds to one text, scanned as one,
- * so a match split across deltas, events or blocks is seen whole. An event leaves only once every
- * match that could still touch its text has been seen: at most `holdBack` characters (the longest
- * match the project's response scanners can make) stay behind. Redactions mask exactly the
- * characters the client would have received; a block stops the stream before any of the match
- * leaves. Scans run over windows of new text plus `holdBack` of overlap, so each character is
- * scanned a bounded number of times, however long the answer.
+ * so a match split across deltas, events or blocks is seen whole. An event leaves only once no
+ * match that could touch its text can still be in progress (the engines' stream scanner says where
+ * that is: on clean prose a few characters; never more than the longest match the project's
+ * response scanners can make, capped at `cap`). Redactions mask exactly the characters the client
+ * would have received; a block stops the stream before any of the match leaves. The scanner reads
+ * each character a bounded number of times, however long the answer.
  *
  * A tool's input arrives as fragments of JSON: it is held until its block ends, parsed, scanned by
  * its string values and sent on as one fragment. Events that carry content the proxy cannot read
  * stop the stream, or pass (flagged) when the project allows it.
  */
 export class AnswerStreamGuard {
-  private text = '';
-  private textBase = 0;
+  /** Length of everything pushed to the scanner (the answer's text so far). */
+  private length = 0;
   private released = 0;
-  /** Every match of at most `holdBack` characters that starts before this offset has been seen. */
-  private scanned = 0;
+  /** Where the scanner says no finding can still start. */
+  private safe = 0;
+  private blocked = false;
+  private readonly scan?: GuardStream;
   private readonly queue: Pending[] = [];
   private masks: Span[] = [];
   private readonly toolInputs = new Map<number, string>();
@@ -58,9 +57,11 @@ export class AnswerStreamGuard {
 
   constructor(
     private readonly guard: DirectionGuard,
-    private readonly holdBack: number,
+    cap: number,
     private readonly passUnreadable: boolean,
-  ) {}
+  ) {
+    if (guard.active) this.scan = guard.stream(cap);
+  }
 
   /** The answer's text as the client received it (masked where redacted). */
   get delivered(): string {
@@ -156,31 +157,27 @@ export class AnswerStreamGuard {
     }
     const leaves: PlacedLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {
-      leaves.push({ leaf, start: this.textBase + this.text.length });
-      this.text += leaf.text;
+      leaves.push({ leaf, start: this.length });
+      this.length += leaf.text.length;
+      if (this.scan) this.absorb(this.scan.push(leaf.text));
     }
-    this.queue.push({ event, leaves, end: this.textBase + this.text.length, splittable: splittable && leaves.length === 1 });
+    this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
     return undefined;
   }
 
+  private absorb(verdict: WindowVerdict & { safeUpTo: number }): void {
+    if (verdict.blocked) this.blocked = true;
+    this.masks.push(...verdict.redactions);
+    this.safe = Math.max(this.safe, verdict.safeUpTo);
+  }
+
   private advance(final: boolean): StreamStep {
-    const end = this.textBase + this.text.length;
-    if (!this.guard.active) return { events: this.release(end) };
-    const target = final ? end : end - this.holdBack;
-    const step = Math.max(MIN_STEP, Math.min(this.holdBack, this.scanned));
-    if (final || target - this.scanned >= step) {
-      // Every match of at most `holdBack` characters that touches [scanned, target) lies inside this window.
-      const from = Math.max(this.textBase, this.scanned - this.holdBack);
-      if (end > from) {
-        const verdict = this.guard.scan(this.text.slice(from - this.textBase), from);
-        if (verdict.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
-        this.masks.push(...verdict.redactions);
-      }
-      this.scanned = Math.max(this.scanned, target);
-    }
+    if (!this.scan) return { events: this.release(this.length) };
+    if (final) this.absorb(this.scan.finish());
+    if (this.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
     // A project that does not enforce only records: nothing waits for the scan.
-    const events = this.release(this.guard.enforcing ? this.scanned : end);
-    this.forget();
+    const events = this.release(this.guard.enforcing ? this.safe : this.length);
+    if (this.masks.length > 64) this.masks = this.masks.filter(([, e]) => e > this.released);
     return { events };
   }
 
@@ -228,16 +225,6 @@ export class AnswerStreamGuard {
     }
     this.deliveredText.push(out);
     return out;
-  }
-
-  /** Drops text no later window will scan, and masks wholly behind what was released. */
-  private forget(): void {
-    const keepFrom = Math.max(this.textBase, Math.min(this.released, this.scanned) - this.holdBack);
-    if (keepFrom - this.textBase > 4096) {
-      this.text = this.text.slice(keepFrom - this.textBase);
-      this.textBase = keepFrom;
-    }
-    if (this.masks.length > 64) this.masks = this.masks.filter(([, e]) => e > this.released);
   }
 
   private stop(reason: 'blocked' | 'unreadable' | 'malformed', detail: string): StreamStep {

@@ -1,5 +1,5 @@
 import type { RuntimeGuardrail } from '@bastion/contracts';
-import { CompiledGuardrails } from './compiled-guardrails';
+import { compiledGuardrail } from './compiled-guardrails';
 import { maskSpans } from '@bastion/guardrails';
 import { DirectionGuard, ScanBudget } from './direction-guard';
 
@@ -20,10 +20,10 @@ const guardrail = (over: Partial<RuntimeGuardrail>): RuntimeGuardrail => ({
   ...over,
 });
 
-const compiled = new CompiledGuardrails();
+
 /** Scans one text whole, as the proxy does for a request or a JSON answer. */
 function run(gs: RuntimeGuardrail[], text: string, direction: 'request' | 'response' = 'request', enforce = true, budgetMs = 1000) {
-  const guard = new DirectionGuard(gs, (g) => compiled.get(g), direction, enforce, new ScanBudget(budgetMs));
+  const guard = new DirectionGuard(gs, compiledGuardrail, direction, enforce, new ScanBudget(budgetMs));
   const verdict = guard.scan(text);
   const summary = guard.summary();
   return { ...summary, blocked: verdict.blocked, text: maskSpans(text, verdict.redactions) };
@@ -65,7 +65,7 @@ describe('DirectionGuard', () => {
 
 describe('DirectionGuard across windows', () => {
   it('keeps findings in absolute offsets and counts a match seen by two overlapping windows once', () => {
-    const guard = new DirectionGuard([guardrail({ mode: 'redact' })], (g) => compiled.get(g), 'response', true, new ScanBudget(1000));
+    const guard = new DirectionGuard([guardrail({ mode: 'redact' })], compiledGuardrail, 'response', true, new ScanBudget(1000));
     const text = 'aaaa hunter2 bbbb';
     expect(guard.scan(text.slice(0, 13), 0).redactions).toEqual([[5, 12]]);
     expect(guard.scan(text.slice(3), 3).redactions).toEqual([[5, 12]]);

@@ -1,9 +1,20 @@
 import type { PromptOutcome, RuntimeGuardrail, ScannerResultRecord } from '@bastion/contracts';
-import { aggregateOutcome, type ScanMatch, ScanLimitError, type Scanner, type ScanResultLike, type Span } from '@bastion/guardrails';
+import {
+  aggregateOutcome,
+  createStreamScanner,
+  ScanDeadline,
+  ScanLimitError,
+  type ScanMatch,
+  type Scanner,
+  type ScanResultLike,
+  type Span,
+  type StreamFinding,
+  type StreamScanner,
+} from '@bastion/guardrails';
 
 export type ScanDirection = 'request' | 'response';
 
-/** What one scan of one text (or one window of a longer text) asks the caller to do. */
+/** What one scan of one text (or one step of a stream) asks the caller to do. */
 export interface WindowVerdict {
   /** Stop: a blocking entry matched, or a scan ran over a limit in an enforcing project. */
   blocked: boolean;
@@ -21,16 +32,39 @@ export interface GuardSummary {
   actedSpans: Span[];
 }
 
-/** A time budget shared by every scan of one exchange, so one request cannot hold a process for long. */
+/**
+ * The scan budget of one exchange: CPU time spent scanning, in both directions and across a whole
+ * stream, however long the stream waits on its upstream. Its deadline is a clock that runs only
+ * while a scan runs, so the engines' own budget checks see scanning time, not waiting time.
+ */
 export class ScanBudget {
   private spentMs = 0;
-  constructor(readonly limitMs: number) {}
+  private runningSince?: number;
+  readonly deadline: ScanDeadline;
+
+  constructor(readonly limitMs: number) {
+    this.deadline = new ScanDeadline(limitMs, () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince));
+  }
+
   get exhausted(): boolean {
     return this.spentMs >= this.limitMs;
   }
-  charge(ms: number): void {
-    this.spentMs += ms;
+
+  run<T>(scan: () => T): T {
+    this.runningSince = performance.now();
+    try {
+      return scan();
+    } finally {
+      this.spentMs += performance.now() - this.runningSince;
+      this.runningSince = undefined;
+    }
   }
+}
+
+/** One direction's guard over a streamed text: push each piece in order, release what is safe. */
+export interface GuardStream {
+  push(text: string): WindowVerdict & { safeUpTo: number };
+  finish(): WindowVerdict & { safeUpTo: number };
 }
 
 interface EntryState {
@@ -91,9 +125,9 @@ export class DirectionGuard {
         overLimit = true;
         continue;
       }
-      const t0 = performance.now();
+      const scanner = s.scanner;
       try {
-        const result = s.scanner.scan(text);
+        const result = this.budget.run(() => scanner.scan(text, { deadline: this.budget.deadline }));
         const shifted = result.data.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
         for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
         if (result.outcome === 'failed') s.failed = true;
@@ -103,7 +137,6 @@ export class DirectionGuard {
         s.overLimit ??= err.message;
         overLimit = true;
       } finally {
-        this.budget.charge(performance.now() - t0);
         s.completedDate = new Date().toISOString();
       }
     }
@@ -113,6 +146,57 @@ export class DirectionGuard {
       blocked: overLimit || verdict.outcome === 'blocked',
       redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [],
     };
+  }
+
+  /**
+   * Guards a text that arrives in pieces (a streamed answer): the engines' stream scanner holds back
+   * only from where a match could still be in progress, and reports each finding once, in offsets
+   * of everything pushed. Findings are merged here as a whole-text scan's would be.
+   */
+  stream(cap: number): GuardStream {
+    const live = this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
+    const started = new Date().toISOString();
+    for (const s of live) s.startedDate ??= started;
+    let scanner: StreamScanner | undefined = createStreamScanner(
+      live.map((s) => s.scanner),
+      { cap, deadline: this.budget.deadline },
+    );
+    let length = 0;
+    const step = (run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] }, final: boolean) => {
+      if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
+      try {
+        const current = scanner;
+        const { safeUpTo, findings } = this.budget.run(() => run(current));
+        return { ...this.verdictOf(live, findings), safeUpTo };
+      } catch (err) {
+        if (!(err instanceof ScanLimitError)) throw err;
+        for (const s of live) s.overLimit ??= err.message;
+        scanner = undefined;
+        return { blocked: this.enforcing, redactions: [], safeUpTo: 0 };
+      } finally {
+        const done = new Date().toISOString();
+        for (const s of live) s.completedDate = done;
+      }
+    };
+    return {
+      push: (text) => {
+        length += text.length;
+        return step((sc) => sc.push(text), false);
+      },
+      finish: () => step((sc) => sc.finish(), true),
+    };
+  }
+
+  private verdictOf(live: EntryState[], findings: readonly StreamFinding[]): WindowVerdict {
+    const window = findings.map((f) => {
+      const s = live[f.scanner];
+      s.matches.set(`${f.match[0]}:${f.match[1]}:${f.match[2]}`, f.match);
+      s.failed = true;
+      return { result: { outcome: 'failed', data: { matches: [f.match] } } as ScanResultLike, entry: s.entry };
+    });
+    if (!this.enforcing || window.length === 0) return { blocked: false, redactions: [] };
+    const verdict = aggregateOutcome(window, this.direction);
+    return { blocked: verdict.outcome === 'blocked', redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [] };
   }
 
   summary(): GuardSummary {

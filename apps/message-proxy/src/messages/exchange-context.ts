@@ -4,7 +4,7 @@ import { PlatformMetrics } from '@bastion/platform';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
-import { CompiledGuardrails } from '../guard/compiled-guardrails';
+import { compiledGuardrail } from '../guard/compiled-guardrails';
 import { DirectionGuard, ScanBudget, type ScanDirection } from '../guard/direction-guard';
 import { ProviderLimiter } from '../limits/provider-limiter';
 
@@ -25,7 +25,6 @@ export interface Exchange {
  */
 @Injectable()
 export class ExchangeContext {
-  private readonly compiled = new CompiledGuardrails();
   private readonly limiter = new ProviderLimiter();
   private readonly outcomes: Counter<'direction' | 'outcome'>;
   private readonly limited: Counter<'provider'>;
@@ -61,7 +60,7 @@ export class ExchangeContext {
       project,
       provider,
       guardrails,
-      guard: (direction) => new DirectionGuard(guardrails, (g) => this.compiled.get(g), direction, enforce, budget),
+      guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget),
       count: (direction, outcome) => this.outcomes.inc({ direction, outcome }),
     };
   }

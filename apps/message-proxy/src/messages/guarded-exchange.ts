@@ -7,7 +7,6 @@ import { messageResponse, plainTurns, responseText } from '../anthropic/anthropi
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
 import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
-import { holdBackFor } from '../guard/hold-back';
 import { PromptRecorder } from '../records/prompt-recorder';
 import { ANTHROPIC_TYPE, upstreamError, UpstreamService } from '../upstream/upstream.service';
 import { type Exchange, ExchangeContext } from './exchange-context';
@@ -148,8 +147,7 @@ export class GuardedExchange {
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
     const responseGuard = p.exchange.guard('response');
-    const holdBack = holdBackFor(responseGuard.scanners, this.config.STREAM_HOLDBACK_CHARS);
-    const guard = new AnswerStreamGuard(responseGuard, holdBack, p.settings.unreadableContent === 'flag');
+    const guard = new AnswerStreamGuard(responseGuard, this.config.STREAM_HOLDBACK_CHARS, p.settings.unreadableContent === 'flag');
     const sent: string[] = [];
     const send = (events: StreamEvent[]) => {
       for (const e of events) {
