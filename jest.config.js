@@ -6,10 +6,10 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: { '^@bastion/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   setupFiles: ['reflect-metadata'],
-  // A busy machine (or CI) can take seconds to start a set of services: hooks and tests get room.
-  testTimeout: 30_000,
 };
 module.exports = {
+  // A busy machine (or CI) can take seconds to start a set of services: hooks and tests get room.
+  testTimeout: 30_000,
   // Integration and e2e files share one NATS, where services answer on fixed subjects: run files one
   // at a time so a test that stops a service sees it gone.
   maxWorkers: 1,

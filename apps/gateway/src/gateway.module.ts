@@ -12,6 +12,7 @@ import { ScannersController } from './projects/scanners.controller';
 import { PromptsController } from './prompts/prompts.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { PromptSendController } from './proxy/prompt-send.controller';
+import { OpenAiController } from './proxy/openai.controller';
 import { VendorController } from './proxy/vendor.controller';
 import { TokensController } from './tokens/tokens.controller';
 
@@ -23,7 +24,7 @@ export class GatewayModule implements OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, ScannersController, ProjectsController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },

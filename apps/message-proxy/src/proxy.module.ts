@@ -10,6 +10,7 @@ import { ExchangeContext } from './messages/exchange-context';
 import { GuardedExchange } from './messages/guarded-exchange';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
+import { OpenAiChatService } from './openai/openai-chat.service';
 import { ProxyController } from './proxy.controller';
 import { PromptRecorder } from './records/prompt-recorder';
 import { UpstreamService } from './upstream/upstream.service';
@@ -50,6 +51,7 @@ export class ProxyModule implements OnApplicationShutdown {
         GuardedExchange,
         MessagesService,
         PromptApiService,
+        OpenAiChatService,
       ],
     };
   }

@@ -24,7 +24,19 @@ export interface ExchangeRequest {
   source: PromptRecordedEvent['source'];
   externalMetadata?: Record<string, unknown>;
   templateId?: string | null;
+  /** How a stream's guarded events and an upstream's error body are written for the client (default: Anthropic's). */
+  dialect?: StreamDialect;
 }
+
+export interface StreamDialect {
+  event(e: StreamEvent): string;
+  errorBody(body: Record<string, unknown>): unknown;
+}
+
+const ANTHROPIC_DIALECT: StreamDialect = {
+  event: (e) => formatSse({ event: e.type, data: JSON.stringify(e) }),
+  errorBody: (body) => body,
+};
 
 /** How an exchange ended, for the caller to put in its own API's shape. */
 export type ExchangeResult =
@@ -125,11 +137,13 @@ export class GuardedExchange {
     const answer = await this.answer(p, req.headers);
     if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
     emit({ kind: 'head', status: answer.status, contentType: answer.status === 200 ? 'text/event-stream' : 'application/json', promptId: p.recording.id });
+    const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     if (answer.status !== 200) {
-      emit({ kind: 'data', data: JSON.stringify(answer.body) });
+      emit({ kind: 'data', data: JSON.stringify(dialect.errorBody(answer.body)) });
     } else {
-      const sse = synthesizeStream(answer.body as { id?: string; model?: string }, responseText(answer.body)).map(formatSse);
-      for (const data of sse) emit({ kind: 'data', data });
+      const events = synthesizeStream(answer.body as { id?: string; model?: string }, responseText(answer.body));
+      const sse = events.map((e) => dialect.event(JSON.parse(e.data) as StreamEvent));
+      for (const data of sse) if (data) emit({ kind: 'data', data });
       if (p.recording.providerResult) p.recording.providerResult.data = sse.join('');
     }
     return { kind: 'answer', status: answer.status, body: null, record: await p.recording.close() };
@@ -141,17 +155,19 @@ export class GuardedExchange {
     if (upstream.status !== 200) {
       const body = parseObject(await readAll(upstream.body)) ?? upstreamErrorBody(upstream.status);
       emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
-      emit({ kind: 'data', data: JSON.stringify(body) });
+      emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
       p.recording.providerResult = { data: JSON.stringify(body), statusCode: upstream.status, sentDate: upstream.sentAt, receivedDate: new Date() };
       return { kind: 'answer', status: upstream.status, body: null, record: await p.recording.close() };
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
     const responseGuard = p.exchange.guard('response');
     const guard = new AnswerStreamGuard(responseGuard, this.config.STREAM_HOLDBACK_CHARS, p.settings.unreadableContent === 'flag');
+    const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     const sent: string[] = [];
     const send = (events: StreamEvent[]) => {
       for (const e of events) {
-        const sse = formatSse({ event: e.type, data: JSON.stringify(e) });
+        const sse = dialect.event(e);
+        if (!sse) continue;
         sent.push(sse);
         emit({ kind: 'data', data: sse });
       }
