@@ -87,9 +87,9 @@ export class LiveStarts {
     if (!this.re) return live;
     const from = Math.max(bufStart, end - this.maxLength);
     const tail = buffer.slice(from - bufStart);
-    this.re.lastIndex = 0;
-    const m = this.re.exec(tail);
-    if (m) live = Math.min(live, from + m.index);
+    // `search` reports only the offset: an order of magnitude cheaper than `exec` in node-re2.
+    const at = this.re.search(tail);
+    if (at >= 0) live = Math.min(live, from + at);
     return live;
   }
 }

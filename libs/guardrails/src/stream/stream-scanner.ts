@@ -297,7 +297,8 @@ class GuardedStream implements StreamScanner {
   private rulesHitIn(window: string): readonly number[] {
     if (this.anySet) {
       try {
-        return this.anySet.match(window);
+        // `test` first: most windows hold nothing, and it is much cheaper than `match`.
+        return this.anySet.test(window) ? this.anySet.match(window) : [];
       } catch {
         // Out of memory on this window: ask each engine's own set.
       }
