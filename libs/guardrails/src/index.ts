@@ -11,6 +11,7 @@ export {
   canonicalize,
   canonicalLiteral,
   MAX_ATTACHED,
+  foldConfusables,
   StreamCanonicalizer,
   unstableTail,
   type CanonicalText,
@@ -34,4 +35,6 @@ export * from './scanners/scan-result';
 export * from './scanners/scan-limit.error';
 export * from './scanners/scanner';
 export * from './scanners/unsupported-scanner.error';
+export * from './stream/live-starts';
+export * from './stream/prefix-pattern';
 export * from './stream/stream-scanner';

@@ -8,7 +8,11 @@ import { ScanLimitError } from './scan-limit.error';
 import type { CompileOptions, ScanOptions, Scanner } from './scanner';
 
 /** What every engine shares around its matcher: the caps, timing, the result shape, redaction. */
+let serials = 0;
+
 export class EngineScanner implements Scanner {
+  /** Tells compiled scanners apart (caches of what is built from several of them). */
+  readonly serial = ++serials;
   readonly includeText: boolean;
   readonly maxTextBytes: number;
   readonly maxMatches: number;

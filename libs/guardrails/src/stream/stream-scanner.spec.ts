@@ -99,6 +99,24 @@ describe('createStreamScanner', () => {
     expect(step.findings).toEqual([{ scanner: 0, match: [17, 47, 0] }]);
   });
 
+  it('holds a scanner too large for prefix patterns back over its longest match, and still finds it', () => {
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}-${'x'.repeat(150)}`);
+    const big = compileScanner({ type: 'keyword', words });
+    const text = `${'filler '.repeat(100)}${words[399]} and ${'more '.repeat(100)}`;
+    const stream = createStreamScanner([big], { minStep: 1 });
+    const found: ScanMatch[] = [];
+    let safe = 0;
+    for (let at = 0; at < text.length; at += 37) {
+      const step = stream.push(text.slice(at, at + 37));
+      found.push(...step.findings.map((f) => f.match));
+      if (found.length === 0) expect(step.safeUpTo).toBeLessThanOrEqual(700);
+      safe = step.safeUpTo;
+    }
+    found.push(...stream.finish().findings.map((f) => f.match));
+    expect(safe).toBeLessThan(text.length);
+    expect(found).toEqual(big.scan(text).data.matches);
+  });
+
   it('reports a match split across chunks in original offsets', () => {
     const stream = createStreamScanner([compileScanner({ type: 'pii', detectors: ['us-ssn'] })], { minStep: 1 });
     const findings = [

@@ -15,7 +15,30 @@ type RE2Set = ReturnType<typeof RE2.Set>;
 /** Memory budget of the combined set (as RuleMatcher's). */
 const SET_MAX_MEM = 64 * 1024 * 1024;
 
+/** What streams over the same scanners share: built once, kept for the most recent 256 sets. */
+const STREAM_PARTS_CACHE = 256;
+const streamParts = new Map<string, { set: RE2Set | undefined; live: LiveStarts }>();
+
+function sharedParts(engines: readonly EngineScanner[], cap: number): { set: RE2Set | undefined; live: LiveStarts } {
+  const key = `${cap}:${engines.map((e) => e.serial).join(',')}`;
+  let parts = streamParts.get(key);
+  if (parts) {
+    streamParts.delete(key);
+    streamParts.set(key, parts);
+    return parts;
+  }
+  parts = { set: combinedSet(engines), live: new LiveStarts(engines, maxMatchLength(engines, cap)) };
+  if (streamParts.size >= STREAM_PARTS_CACHE) streamParts.delete(streamParts.keys().next().value as string);
+  streamParts.set(key, parts);
+  return parts;
+}
+
+/** Rules above which scanners keep their own sets rather than compile another combined one. */
+const COMBINED_SET_RULES = 200;
+
 function combinedSet(engines: readonly EngineScanner[]): RE2Set | undefined {
+  const rules = engines.reduce((n, e) => n + e.matcher.rules.length, 0);
+  if (engines.length < 2 || rules > COMBINED_SET_RULES) return undefined;
   const sources = engines.flatMap((engine) => {
     const caseless = engine.matcher.flags.includes('i');
     return engine.matcher.rules.map((rule) => (caseless ? `(?i:${rule.source})` : rule.source));
@@ -166,8 +189,9 @@ class GuardedStream implements StreamScanner {
       this.firstRule.push(this.rules.length);
       engine.matcher.rules.forEach((_, rule) => this.rules.push({ index: this.rules.length, scanner, rule, resume: 0 }));
     });
-    this.anySet = combinedSet(this.engines);
-    this.live = new LiveStarts(this.engines, maxMatchLength(this.engines, this.cap));
+    const shared = sharedParts(this.engines, this.cap);
+    this.anySet = shared.set;
+    this.live = shared.live;
   }
 
   get safeUpTo(): number {
@@ -273,7 +297,8 @@ class GuardedStream implements StreamScanner {
   private rulesHitIn(window: string): readonly number[] {
     if (this.anySet) {
       try {
-        return this.anySet.match(window);
+        // `test` first: most windows hold nothing, and it is much cheaper than `match`.
+        return this.anySet.test(window) ? this.anySet.match(window) : [];
       } catch {
         // Out of memory on this window: ask each engine's own set.
       }
