@@ -18,3 +18,5 @@ export * from './providers';
 export * from './prompts';
 export * from './proxy';
 export * from './projects';
+export * from './tokens/token.contracts';
+export * from './messaging';
