@@ -3,14 +3,11 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '@bastion/auth';
 import {
   CloudInitQuery,
-  type Jwks,
   ListTokensQuery,
   type Principal,
   RegisterBootstrapRequest,
-  type RegistrationListResponse,
-  type RegistrationObject,
   RegistrationsByTokenRequest,
-  TokenSubjects,
+  TokenRpc,
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import type { FastifyRequest } from 'fastify';
@@ -32,8 +29,8 @@ export class AdmissionController {
     // Sites send more passport fields than we validate; keep them, with the validated ones on top.
     const raw = (req.body as { spec?: { passport?: unknown } } | undefined)?.spec?.passport;
     const passport = { ...(isPlainObject(raw) ? raw : {}), ...body.spec.passport };
-    return this.rpc.request<RegistrationObject>(
-      TokenSubjects.register,
+    return this.rpc.call(
+      TokenRpc.register,
       { body, passport, sourceAddress: req.ip },
       rid,
     );
@@ -43,8 +40,8 @@ export class AdmissionController {
   @Get('api/register/namespaces/:namespace/registrations')
   @ApiOperation({ summary: 'List site registrations, sorted by name' })
   list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
-    return this.rpc.request<RegistrationListResponse>(
-      TokenSubjects.listRegistrations,
+    return this.rpc.call(
+      TokenRpc.listRegistrations,
       { principal, namespace: p.namespace, labelFilter: q.label_filter, reportFields: q.report_fields !== undefined },
       rid,
     );
@@ -55,21 +52,21 @@ export class AdmissionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'List the registrations made with one token' })
   byToken(@CurrentPrincipal() principal: Principal, @Body() body: RegistrationsByTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<RegistrationListResponse>(TokenSubjects.registrationsByToken, { principal, siteToken: body.site_token }, rid);
+    return this.rpc.call(TokenRpc.registrationsByToken, { principal, siteToken: body.site_token }, rid);
   }
 
   @ApiBearerAuth()
   @Get('api/register/namespaces/system/get-cloud-init-config')
   @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
   cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
-    return this.rpc.request<{ cloud_init_config: string }>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
+    return this.rpc.call(TokenRpc.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
 
   @Public()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify site JWTs' })
   jwks(@RequestId() rid: string) {
-    return this.rpc.request<Jwks>(TokenSubjects.jwks, {}, rid);
+    return this.rpc.call(TokenRpc.jwks, {}, rid);
   }
 }
 

@@ -1,19 +1,19 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
-import { ProjectSubjects, PromptSubjects, ProxySubjects, ProviderSubjects, TokenSubjects } from '@bastion/contracts';
-import { type HealthReport, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
+import { type NoPayload, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
+import { NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
-/** Health subjects of every service the gateway fronts. */
-const SERVICES: Record<string, string> = {
-  tokens: TokenSubjects.health,
-  providers: ProviderSubjects.health,
-  prompts: PromptSubjects.health,
-  'message-proxy': ProxySubjects.health,
-  projects: ProjectSubjects.health,
+/** Health requests of every service the gateway fronts. */
+const SERVICES: Record<string, RpcContract<NoPayload, ServiceHealthView>> = {
+  tokens: TokenRpc.health,
+  providers: ProviderRpc.health,
+  prompts: PromptRpc.health,
+  'message-proxy': ProxyRpc.health,
+  projects: ProjectRpc.health,
 };
 
 @ApiTags('health')
@@ -59,11 +59,11 @@ export class HealthController {
   @Public()
   @Get('healthz')
   async healthz(@Res({ passthrough: true }) reply: FastifyReply) {
-    const services: Record<string, HealthReport | { status: string; error: string }> = {};
+    const services: Record<string, ServiceHealthView | { status: string; error: string }> = {};
     await Promise.all(
-      Object.entries(SERVICES).map(async ([name, subject]) => {
+      Object.entries(SERVICES).map(async ([name, contract]) => {
         try {
-          services[name] = await this.rpc.request<HealthReport>(subject, {}, `health-${randomUUID()}`);
+          services[name] = await this.rpc.call(contract, {}, `health-${randomUUID()}`);
         } catch (err) {
           services[name] = { status: 'unreachable', error: err instanceof Error ? err.message : String(err) };
         }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxySubjects } from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxySignals, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,8 +14,6 @@ class VendorParams {
   @MaxLength(128)
   provider!: string;
 }
-
-type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
 
 /** How long a stream may stay silent before the gateway gives up on it (ms). */
 const STREAM_IDLE_MS = 120_000;
@@ -48,16 +46,16 @@ export class VendorController {
     const body = req.body as Record<string, unknown>;
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
     if (body.stream !== true) {
-      const res = await this.rpc.request<{ status: number; body: unknown; promptId: string }>(
-        ProxySubjects.messages,
+      const res = await this.rpc.call(
+        ProxyRpc.messages,
         { principal, provider: p.provider, body, headers: forward },
         rid,
       );
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    const cancelSubject = `proxy.cancel.${randomUUID()}`;
-    const frames = this.rpc.stream<Frame>(ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward, cancelSubject }, rid, STREAM_IDLE_MS);
+    const cancelSubject = ProxySignals.cancel.subject(randomUUID());
+    const frames = this.rpc.stream(ProxyStreams.messages, { principal, provider: p.provider, body, headers: forward, cancelSubject }, rid, STREAM_IDLE_MS);
     // Until the first frame arrives nothing is sent, so an early error (a block, an unknown
     // provider, a limit) still leaves as an ordinary JSON error with its status.
     const first = await frames.next();

@@ -8,12 +8,8 @@ import {
   ListTokensQuery,
   type Principal,
   ReplaceTokenRequest,
-  type TokenCreateResponse,
-  type TokenGetResponse,
-  type TokenListResponse,
-  type TokenObjectChangeResponse,
+  TokenRpc,
   TokenStateRequest,
-  TokenSubjects,
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { RequestId } from '../http/request-id.decorator';
@@ -30,20 +26,20 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a token', operationId: 'ves.io.schema.token.API.Create' })
   create(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Body() body: CreateTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<TokenCreateResponse>(TokenSubjects.create, { principal, namespace: p.namespace, body }, rid);
+    return this.rpc.call(TokenRpc.create, { principal, namespace: p.namespace, body }, rid);
   }
 
   @Put(':name')
   @ApiOperation({ summary: 'Replace a token (metadata only)', operationId: 'ves.io.schema.token.API.Replace' })
   replace(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: ReplaceTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<object>(TokenSubjects.replace, { principal, namespace: p.namespace, name: p.name, body }, rid);
+    return this.rpc.call(TokenRpc.replace, { principal, namespace: p.namespace, name: p.name, body }, rid);
   }
 
   @Get()
   @ApiOperation({ summary: 'List tokens, sorted by name', operationId: 'ves.io.schema.token.API.List' })
   list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
-    return this.rpc.request<TokenListResponse>(
-      TokenSubjects.list,
+    return this.rpc.call(
+      TokenRpc.list,
       {
         principal,
         namespace: p.namespace,
@@ -58,8 +54,8 @@ export class TokensController {
   @Get(':name')
   @ApiOperation({ summary: 'Get a token', operationId: 'ves.io.schema.token.API.Get' })
   get(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Query() q: GetTokenQuery, @RequestId() rid: string) {
-    return this.rpc.request<TokenGetResponse>(
-      TokenSubjects.get,
+    return this.rpc.call(
+      TokenRpc.get,
       { principal, namespace: p.namespace, name: p.name, responseFormat: q.response_format ?? 'GET_RSP_FORMAT_DEFAULT' },
       rid,
     );
@@ -68,8 +64,8 @@ export class TokensController {
   @Delete(':name')
   @ApiOperation({ summary: 'Delete a token', operationId: 'ves.io.schema.token.API.Delete' })
   delete(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: DeleteTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<object>(
-      TokenSubjects.delete,
+    return this.rpc.call(
+      TokenRpc.delete,
       { principal, namespace: p.namespace, name: p.name, failIfReferred: body.fail_if_referred ?? false },
       rid,
     );
@@ -79,8 +75,8 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a token state', operationId: 'ves.io.schema.token.CustomAPI.TokenState' })
   setState(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: TokenStateRequest, @RequestId() rid: string) {
-    return this.rpc.request<TokenObjectChangeResponse>(
-      TokenSubjects.setState,
+    return this.rpc.call(
+      TokenRpc.setState,
       { principal, namespace: p.namespace, name: p.name, state: body.state ?? 'UNKNOWN' },
       rid,
     );
