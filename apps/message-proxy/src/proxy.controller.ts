@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessagesCommand, ProxySubjects, ScanCommand, SendPromptCommand } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { MessagesCommand, ProxyRpc, ProxyStreams, ScanCommand, SendPromptCommand } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 
@@ -11,22 +12,22 @@ export class ProxyController {
     private readonly prompts: PromptApiService,
   ) {}
 
-  @MessagePattern(ProxySubjects.messages)
+  @Handles(ProxyRpc.messages)
   create(@Payload() cmd: MessagesCommand) {
     return this.messages.create(cmd);
   }
 
-  @MessagePattern(ProxySubjects.messagesStream)
+  @Handles(ProxyStreams.messages)
   stream(@Payload() cmd: MessagesCommand) {
     return this.messages.stream(cmd);
   }
 
-  @MessagePattern(ProxySubjects.sendPrompt)
+  @Handles(ProxyRpc.sendPrompt)
   send(@Payload() cmd: SendPromptCommand) {
     return this.prompts.send(cmd);
   }
 
-  @MessagePattern(ProxySubjects.scan)
+  @Handles(ProxyRpc.scan)
   scan(@Payload() cmd: ScanCommand) {
     return this.prompts.scan(cmd);
   }
