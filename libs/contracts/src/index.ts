@@ -20,3 +20,5 @@ export * from './proxy';
 export * from './projects';
 export * from './tokens/token.contracts';
 export * from './messaging';
+export * from './openapi/http-replies';
+export * from './openapi/http-bodies.schema';

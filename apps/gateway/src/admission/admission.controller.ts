@@ -13,6 +13,7 @@ import { NatsRpcClient } from '@bastion/platform';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-id.decorator';
 import { NamespaceParams } from '../tokens/token-params.dto';
+import { ApiReply } from '../http/api-reply';
 
 /** Site registration with a token, the registrations it made, cloud-init and the JWT keys. */
 @ApiTags('site admission')
@@ -25,6 +26,7 @@ export class AdmissionController {
   @Post('api/register/registerBootstrap')
   @HttpCode(200)
   @ApiOperation({ summary: 'Register a site with a site admission token (401 "invalid token" when refused)' })
+  @ApiReply('RegistrationObject')
   register(@Body() body: RegisterBootstrapRequest, @Req() req: FastifyRequest, @RequestId() rid: string) {
     // Sites send more passport fields than we validate; keep them, with the validated ones on top.
     const raw = (req.body as { spec?: { passport?: unknown } } | undefined)?.spec?.passport;
@@ -39,6 +41,7 @@ export class AdmissionController {
   @ApiBearerAuth()
   @Get('api/register/namespaces/:namespace/registrations')
   @ApiOperation({ summary: 'List site registrations, sorted by name' })
+  @ApiReply('RegistrationListResponse')
   list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
     return this.rpc.call(
       TokenRpc.listRegistrations,
@@ -51,6 +54,7 @@ export class AdmissionController {
   @Post('api/register/namespaces/system/get-registrations-by-token')
   @HttpCode(200)
   @ApiOperation({ summary: 'List the registrations made with one token' })
+  @ApiReply('RegistrationListResponse')
   byToken(@CurrentPrincipal() principal: Principal, @Body() body: RegistrationsByTokenRequest, @RequestId() rid: string) {
     return this.rpc.call(TokenRpc.registrationsByToken, { principal, siteToken: body.site_token }, rid);
   }
@@ -58,6 +62,7 @@ export class AdmissionController {
   @ApiBearerAuth()
   @Get('api/register/namespaces/system/get-cloud-init-config')
   @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
+  @ApiReply('CloudInitResponse')
   cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
     return this.rpc.call(TokenRpc.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
@@ -65,6 +70,7 @@ export class AdmissionController {
   @Public()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify site JWTs' })
+  @ApiReply('Jwks')
   jwks(@RequestId() rid: string) {
     return this.rpc.call(TokenRpc.jwks, {}, rid);
   }

@@ -1,11 +1,12 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
-import { type NoPayload, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
+import { type NoPayload, type PlatformHealthView, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { ApiReply } from '../http/api-reply';
 
 /** Health requests of every service the gateway fronts. */
 const SERVICES: Record<string, RpcContract<NoPayload, ServiceHealthView>> = {
@@ -28,6 +29,7 @@ export class HealthController {
   /** The process runs (for the liveness probe). */
   @Public()
   @Get('livez')
+  @ApiReply('LivenessView')
   livez() {
     return { status: 'ok' };
   }
@@ -40,6 +42,7 @@ export class HealthController {
    */
   @Public()
   @Get('readyz')
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: '#/components/schemas/ServiceHealthView' }, { $ref: '#/components/schemas/PlatformHealthView' }] } })
   async readyz(@Query('self') self: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     if (self !== undefined) {
       const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
@@ -51,6 +54,8 @@ export class HealthController {
 
   @Public()
   @Get('metrics')
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
   async metrics(@Res() reply: FastifyReply) {
     void reply.header('content-type', this.platformMetrics.registry.contentType).send(await this.platformMetrics.registry.metrics());
   }
@@ -58,7 +63,8 @@ export class HealthController {
   /** 200 once every service answers on NATS with its dependencies up; 503 otherwise. */
   @Public()
   @Get('healthz')
-  async healthz(@Res({ passthrough: true }) reply: FastifyReply) {
+  @ApiReply('PlatformHealthView')
+  async healthz(@Res({ passthrough: true }) reply: FastifyReply): Promise<PlatformHealthView> {
     const services: Record<string, ServiceHealthView | { status: string; error: string }> = {};
     await Promise.all(
       Object.entries(SERVICES).map(async ([name, contract]) => {

@@ -12,6 +12,7 @@ import {
 import { NatsRpcClient } from '@bastion/platform';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
+import { ApiReply } from '../http/api-reply';
 
 class ProviderRefParams {
   @IsString()
@@ -28,12 +29,14 @@ export class ProvidersController {
 
   @Get('system')
   @ApiOperation({ summary: 'List system providers' })
+  @ApiReply('SystemProviderList')
   listSystem(@CurrentPrincipal() principal: Principal, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.listSystem, { principal }, rid);
   }
 
   @Get('system/:ref')
   @ApiOperation({ summary: 'Get a system provider by id or name' })
+  @ApiReply('SystemProviderReply')
   getSystem(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.getSystem, { principal, ref: p.ref }, rid);
   }
@@ -41,6 +44,7 @@ export class ProvidersController {
   @Post('test')
   @HttpCode(200)
   @ApiOperation({ summary: 'Test a provider template or a system provider' })
+  @ApiReply('ProviderTestResult')
   test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.test, { principal, body }, rid);
   }
@@ -48,30 +52,35 @@ export class ProvidersController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a provider from a system provider or a template' })
+  @ApiReply('ProviderCreateResponse')
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.create, { principal, body }, rid);
   }
 
   @Get()
   @ApiOperation({ summary: 'List providers (cursor pagination)' })
+  @ApiReply('ProviderPage')
   list(@CurrentPrincipal() principal: Principal, @Query() q: PageQuery, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.list, { principal, limit: q.limit, cursor: q.cursor }, rid);
   }
 
   @Get(':ref')
   @ApiOperation({ summary: 'Get a provider by id or name (secrets masked)' })
+  @ApiReply('ProviderReply')
   get(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.get, { principal, ref: p.ref }, rid);
   }
 
   @Patch(':ref')
   @ApiOperation({ summary: 'Update a provider' })
+  @ApiReply('ProviderReply')
   update(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @Body() body: UpdateProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
   }
 
   @Delete(':ref')
   @ApiOperation({ summary: 'Delete a provider' })
+  @ApiReply('EmptyResponse')
   delete(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.delete, { principal, ref: p.ref }, rid);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { MessagesRequest, type Principal, ProxyRpc, ProxySignals, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
@@ -33,6 +33,10 @@ export class VendorController {
 
   @Post('messages')
   @ApiOperation({ summary: 'Anthropic Messages API through the guardrails (JSON, or SSE with stream: true)' })
+  @ApiOkResponse({
+    description: "The provider's answer as the provider sent it: a Message (JSON), or with stream: true its server-sent events",
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } }, 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async messages(
     @CurrentPrincipal() principal: Principal,
     @Param() p: VendorParams,
