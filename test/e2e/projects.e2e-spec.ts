@@ -4,9 +4,8 @@ import {
   DATASET_MAX_BYTES,
   ProjectChangedEvent,
   ProjectEvents,
-  type ProjectRuntime,
+  ProjectRpc,
   PROJECTS_STREAM,
-  ProjectSubjects,
   ScannerChangedEvent,
 } from '@bastion/contracts';
 import { connectNats, DurableConsumer, NatsRpcClient } from '@bastion/platform';
@@ -138,7 +137,7 @@ describe('projects and scanners through the gateway', () => {
       expect(now.body.project).toMatchObject({ deploymentStatus: 'live', scannerCount: 1, config: { revision: 2 } });
 
       // What the message proxy will ask: enforcing, with v_2's config resolved.
-      const runtime = await new NatsRpcClient(nc, 5000).request<ProjectRuntime>(ProjectSubjects.runtime, { tenant, project: 'support-bot' }, 'e2e');
+      const runtime = await new NatsRpcClient(nc, 5000).call(ProjectRpc.runtime, { tenant, project: 'support-bot' }, 'e2e');
       expect(runtime.project).toMatchObject({ id: project.id, enforcing: true });
       expect(runtime.scanners[0].resolvedVersion).toMatchObject({ name: 'v_2', config: { type: 'regex', patterns: [SSN, '\\d{9}'] } });
     });

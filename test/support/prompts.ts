@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
-import { PROMPTS_QUEUE, PROXY_STREAM_SPEC, type PromptRecordedEvent, ProxyEvents } from '@bastion/contracts';
+import { type PromptRecordedEvent, PROMPTS_QUEUE, PROXY_STREAM_SPEC, ProxyEventContracts } from '@bastion/contracts';
 import { ensureStream, EventPublisher } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PromptsConfig, PromptsModule } from '../../apps/prompts/src';
@@ -63,5 +63,5 @@ export function promptRecord(tenant: string, over: Partial<PromptRecordedEvent> 
 export async function publishRecords(nc: NatsConnection, records: PromptRecordedEvent[], options: { duplicate?: boolean } = {}): Promise<void> {
   await ensureStream(nc, PROXY_STREAM_SPEC);
   const publisher = new EventPublisher(nc);
-  for (const r of records) await publisher.publish(ProxyEvents.promptRecorded, r, options.duplicate ? randomUUID() : r.id);
+  for (const r of records) await publisher.publish(ProxyEventContracts.promptRecorded, r, options.duplicate ? randomUUID() : r.id);
 }

@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { GatewayModule } from './gateway.module';
 import { registerJsonBodyParser } from './http/json-body';
+import { completeOpenApi } from './http/openapi';
 import { requestIdFor } from './http/request-id';
 import { httpValidationPipe } from './http/validation.pipe';
 
@@ -64,12 +65,14 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
+      .setOpenAPIVersion('3.1.0')
       .setTitle('Bastion API')
       .setDescription('Site admission tokens (wire-compatible with ves.io.schema.token) and the AI guardrails backend.')
       .setVersion('1')
       .addBearerAuth()
       .build(),
   );
+  completeOpenApi(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
   return app;
 }

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessagesCommand, ProxySubjects, ScanCommand, SendPromptCommand } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { MessagesCommand, ProxyRpc, ProxyStreams, ScanCommand, SendPromptCommand } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { OpenAiChatService } from './openai/openai-chat.service';
@@ -13,32 +14,32 @@ export class ProxyController {
     private readonly chat: OpenAiChatService,
   ) {}
 
-  @MessagePattern(ProxySubjects.messages)
+  @Handles(ProxyRpc.messages)
   create(@Payload() cmd: MessagesCommand) {
     return this.messages.create(cmd);
   }
 
-  @MessagePattern(ProxySubjects.messagesStream)
+  @Handles(ProxyStreams.messages)
   stream(@Payload() cmd: MessagesCommand) {
     return this.messages.stream(cmd);
   }
 
-  @MessagePattern(ProxySubjects.chat)
+  @Handles(ProxyRpc.chat)
   chatCompletion(@Payload() cmd: MessagesCommand) {
     return this.chat.create(cmd);
   }
 
-  @MessagePattern(ProxySubjects.chatStream)
+  @Handles(ProxyStreams.chat)
   chatStream(@Payload() cmd: MessagesCommand) {
     return this.chat.stream(cmd);
   }
 
-  @MessagePattern(ProxySubjects.sendPrompt)
+  @Handles(ProxyRpc.sendPrompt)
   send(@Payload() cmd: SendPromptCommand) {
     return this.prompts.send(cmd);
   }
 
-  @MessagePattern(ProxySubjects.scan)
+  @Handles(ProxyRpc.scan)
   scan(@Payload() cmd: ScanCommand) {
     return this.prompts.scan(cmd);
   }

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROXY_STREAM_SPEC, ProxySubjects } from '@bastion/contracts';
+import { PROXY_STREAM_SPEC, ProxyRpc } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -26,7 +26,7 @@ export class ProxyModule implements OnApplicationShutdown {
     parseAllowlist(config.OUTBOUND_ALLOWLIST);
     return {
       module: ProxyModule,
-      controllers: [ProxyController, healthController('message-proxy', ProxySubjects.health)],
+      controllers: [ProxyController, healthController('message-proxy', ProxyRpc.health)],
       providers: [
         { provide: PROXY_CONFIG, useValue: config },
         { provide: PROXY_LOGGER, useValue: logger },

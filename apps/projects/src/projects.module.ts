@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ProjectEvents, PROJECTS_STREAM, ProjectSubjects } from '@bastion/contracts';
+import { ProjectEvents, PROJECTS_STREAM, ProjectRpc } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -30,7 +30,7 @@ export class ProjectsModule implements OnApplicationShutdown {
   static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
     return {
       module: ProjectsModule,
-      controllers: [ScannerController, DatasetController, ProjectController, healthController('projects', ProjectSubjects.health)],
+      controllers: [ScannerController, DatasetController, ProjectController, healthController('projects', ProjectRpc.health)],
       providers: [
         { provide: PROJECTS_CONFIG, useValue: config },
         { provide: PROJECTS_LOGGER, useValue: logger },

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PromptSubjects, PROXY_STREAM_SPEC } from '@bastion/contracts';
+import { PromptRpc, PROXY_STREAM_SPEC } from '@bastion/contracts';
 import { connectNats, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -20,7 +20,7 @@ export class PromptsModule implements OnApplicationShutdown {
   static forRoot(config: PromptsConfig, logger: Logger, metrics = new PlatformMetrics('prompts')): DynamicModule {
     return {
       module: PromptsModule,
-      controllers: [PromptController, TemplateController, healthController('prompts', PromptSubjects.health)],
+      controllers: [PromptController, TemplateController, healthController('prompts', PromptRpc.health)],
       providers: [
         { provide: PROMPTS_CONFIG, useValue: config },
         { provide: PROMPTS_LOGGER, useValue: logger },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { PromptSubjects, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant, waitFor } from '@bastion/testing';
+import { uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
@@ -87,7 +87,7 @@ describe('prompt store', () => {
       provider_result: { statusCode: 200, data: '{"content":"Paris."}' },
       scanner_results: [expect.objectContaining({ scannerId: 'card-numbers', outcome: 'failed', scanDirection: 'response' })],
     });
-    const got = await rpc.request<{ prompt: PromptView }>(PromptSubjects.get, { principal: principal(tenant, 'viewer'), id: record.id }, 'int-p1');
+    const got = await rpc.call(untypedRpc<{ prompt: PromptView }>(PromptSubjects.get), { principal: principal(tenant, 'viewer'), id: record.id }, 'int-p1');
     expect(got.prompt).toMatchObject({
       id: record.id,
       projectId: 'proj-1',
@@ -166,22 +166,22 @@ describe('prompt store', () => {
     const record = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise this week.' });
     await publishRecords(nc, [record]);
     await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the record');
-    const { promptTemplate } = await rpc.request<{ promptTemplate: { id: string } }>(
-      PromptSubjects.createTemplate,
+    const { promptTemplate } = await rpc.call(
+      untypedRpc<{ promptTemplate: { id: string } }>(PromptSubjects.createTemplate),
       { principal: principal(tenant), body: { name: 'weekly', promptId: record.id } },
       'int-t1',
     );
-    await expect(rpc.request(PromptSubjects.templateInput, { tenant, templateId: promptTemplate.id }, 'int-t2')).resolves.toEqual({
+    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: promptTemplate.id }, 'int-t2')).resolves.toEqual({
       input: 'Summarise this week.',
       projectId: 'proj-t',
     });
-    await expect(rpc.request(PromptSubjects.templateInput, { tenant: uniqueTenant(), templateId: promptTemplate.id }, 'int-t3')).rejects.toMatchObject({
+    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant: uniqueTenant(), templateId: promptTemplate.id }, 'int-t3')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(rpc.request(PromptSubjects.templateInput, { tenant, templateId: 'nope' }, 'int-t4')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('answers its health check with the database and NATS', async () => {
-    await expect(rpc.request(PromptSubjects.health, {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok' } });
   });
 });

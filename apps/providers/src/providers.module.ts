@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ProviderEvents, PROVIDERS_STREAM, ProviderSubjects } from '@bastion/contracts';
+import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
@@ -28,7 +28,7 @@ export class ProvidersModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: ProvidersModule,
-      controllers: [ProviderController, healthController('providers', ProviderSubjects.health)],
+      controllers: [ProviderController, healthController('providers', ProviderRpc.health)],
       providers: [
         { provide: PROVIDERS_CONFIG, useValue: config },
         { provide: PROVIDERS_LOGGER, useValue: logger },

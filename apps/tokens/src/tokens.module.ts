@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenSubjects } from '@bastion/contracts';
+import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenRpc } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -40,7 +40,7 @@ export class TokensModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: TokensModule,
-      controllers: [TokenController, AdmissionController, KeysController, healthController('tokens', TokenSubjects.health)],
+      controllers: [TokenController, AdmissionController, KeysController, healthController('tokens', TokenRpc.health)],
       providers: [
         { provide: TOKENS_CONFIG, useValue: config },
         { provide: TOKENS_LOGGER, useValue: logger },

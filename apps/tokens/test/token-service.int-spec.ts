@@ -1,7 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant } from '@bastion/testing';
+import { uniqueTenant, untypedRpc } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { startTokensService, testEnv } from '../../../test/support/stack';
@@ -30,8 +30,8 @@ describe('tokens service over NATS', () => {
 
   it('stores a created token in the tokens schema with the defaults', async () => {
     const tenant = uniqueTenant();
-    const res = await rpc.request<{ system_metadata: { uid: string } }>(
-      TokenSubjects.create,
+    const res = await rpc.call(
+      untypedRpc<{ system_metadata: { uid: string } }>(TokenSubjects.create),
       { principal: principal(tenant), namespace: 'system', body: { metadata: { name: 'db-check', labels: { a: 'b' } } } },
       'int-1',
     );
@@ -52,21 +52,21 @@ describe('tokens service over NATS', () => {
 
   it('validates payloads on receipt, whoever sent them', async () => {
     await expect(
-      rpc.request(TokenSubjects.create, { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } }, 'int-2'),
+      rpc.call(untypedRpc(TokenSubjects.create), { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } }, 'int-2'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(
-      rpc.request(TokenSubjects.get, { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
+      rpc.call(untypedRpc(TokenSubjects.get), { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('namespace') });
   });
 
   it('keeps every query inside the caller\'s tenant', async () => {
     const owner = uniqueTenant();
-    await rpc.request(TokenSubjects.create, { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } }, 'int-4');
+    await rpc.call(untypedRpc(TokenSubjects.create), { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } }, 'int-4');
     const other = principal(uniqueTenant());
     await expect(
-      rpc.request(TokenSubjects.setState, { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' }, 'int-5'),
+      rpc.call(untypedRpc(TokenSubjects.setState), { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' }, 'int-5'),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(rpc.request(TokenSubjects.delete, { principal: other, namespace: 'system', name: 'scoped', failIfReferred: false }, 'int-6')).rejects.toMatchObject({
+    await expect(rpc.call(untypedRpc(TokenSubjects.delete), { principal: other, namespace: 'system', name: 'scoped', failIfReferred: false }, 'int-6')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     const { rows } = await db.query('SELECT state FROM tokens.tokens WHERE tenant = $1 AND name = $2', [owner, 'scoped']);
@@ -76,10 +76,10 @@ describe('tokens service over NATS', () => {
   it('bumps the revision on every change', async () => {
     const tenant = uniqueTenant();
     const p = principal(tenant);
-    await rpc.request(TokenSubjects.create, { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } }, 'int-7');
-    await rpc.request(TokenSubjects.replace, { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } }, 'int-8');
-    const changed = await rpc.request<{ obj: { system_metadata: { revision: string } } }>(
-      TokenSubjects.setState,
+    await rpc.call(untypedRpc(TokenSubjects.create), { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } }, 'int-7');
+    await rpc.call(untypedRpc(TokenSubjects.replace), { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } }, 'int-8');
+    const changed = await rpc.call(
+      untypedRpc<{ obj: { system_metadata: { revision: string } } }>(TokenSubjects.setState),
       { principal: p, namespace: 'system', name: 'rev', state: 'EXPIRED' },
       'int-9',
     );

@@ -18,3 +18,7 @@ export * from './providers';
 export * from './prompts';
 export * from './proxy';
 export * from './projects';
+export * from './tokens/token.contracts';
+export * from './messaging';
+export * from './openapi/http-replies';
+export * from './openapi/http-bodies.schema';

@@ -8,6 +8,7 @@ export * from './logging/request-context';
 export * from './nats/nats-connection';
 export * from './nats/request-context.interceptor';
 export * from './nats/rpc-client';
+export * from './nats/handles';
 export * from './nats/rpc-exception.filter';
 export * from './nats/service-app';
 export * from './nats/validation';

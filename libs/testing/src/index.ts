@@ -1,3 +1,4 @@
 export * from './infra';
 export * from './tokens';
 export * from './wait';
+export * from './contracts';

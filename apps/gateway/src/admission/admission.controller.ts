@@ -3,19 +3,17 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '@bastion/auth';
 import {
   CloudInitQuery,
-  type Jwks,
   ListTokensQuery,
   type Principal,
   RegisterBootstrapRequest,
-  type RegistrationListResponse,
-  type RegistrationObject,
   RegistrationsByTokenRequest,
-  TokenSubjects,
+  TokenRpc,
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-id.decorator';
 import { NamespaceParams } from '../tokens/token-params.dto';
+import { ApiReply } from '../http/api-reply';
 
 /** Site registration with a token, the registrations it made, cloud-init and the JWT keys. */
 @ApiTags('site admission')
@@ -28,12 +26,13 @@ export class AdmissionController {
   @Post('api/register/registerBootstrap')
   @HttpCode(200)
   @ApiOperation({ summary: 'Register a site with a site admission token (401 "invalid token" when refused)' })
+  @ApiReply('RegistrationObject')
   register(@Body() body: RegisterBootstrapRequest, @Req() req: FastifyRequest, @RequestId() rid: string) {
     // Sites send more passport fields than we validate; keep them, with the validated ones on top.
     const raw = (req.body as { spec?: { passport?: unknown } } | undefined)?.spec?.passport;
     const passport = { ...(isPlainObject(raw) ? raw : {}), ...body.spec.passport };
-    return this.rpc.request<RegistrationObject>(
-      TokenSubjects.register,
+    return this.rpc.call(
+      TokenRpc.register,
       { body, passport, sourceAddress: req.ip },
       rid,
     );
@@ -42,9 +41,10 @@ export class AdmissionController {
   @ApiBearerAuth()
   @Get('api/register/namespaces/:namespace/registrations')
   @ApiOperation({ summary: 'List site registrations, sorted by name' })
+  @ApiReply('RegistrationListResponse')
   list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
-    return this.rpc.request<RegistrationListResponse>(
-      TokenSubjects.listRegistrations,
+    return this.rpc.call(
+      TokenRpc.listRegistrations,
       { principal, namespace: p.namespace, labelFilter: q.label_filter, reportFields: q.report_fields !== undefined },
       rid,
     );
@@ -54,22 +54,25 @@ export class AdmissionController {
   @Post('api/register/namespaces/system/get-registrations-by-token')
   @HttpCode(200)
   @ApiOperation({ summary: 'List the registrations made with one token' })
+  @ApiReply('RegistrationListResponse')
   byToken(@CurrentPrincipal() principal: Principal, @Body() body: RegistrationsByTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<RegistrationListResponse>(TokenSubjects.registrationsByToken, { principal, siteToken: body.site_token }, rid);
+    return this.rpc.call(TokenRpc.registrationsByToken, { principal, siteToken: body.site_token }, rid);
   }
 
   @ApiBearerAuth()
   @Get('api/register/namespaces/system/get-cloud-init-config')
   @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
+  @ApiReply('CloudInitResponse')
   cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
-    return this.rpc.request<{ cloud_init_config: string }>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
+    return this.rpc.call(TokenRpc.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
 
   @Public()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify site JWTs' })
+  @ApiReply('Jwks')
   jwks(@RequestId() rid: string) {
-    return this.rpc.request<Jwks>(TokenSubjects.jwks, {}, rid);
+    return this.rpc.call(TokenRpc.jwks, {}, rid);
   }
 }
 

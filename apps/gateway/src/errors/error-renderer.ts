@@ -1,4 +1,4 @@
-import { ErrorCode, type FieldViolation, GRPC_STATUS, HTTP_STATUS } from '@bastion/contracts';
+import { type AnthropicApiError, type BackendApiError, ErrorCode, type FieldViolation, GRPC_STATUS, HTTP_STATUS, type TokenApiError } from '@bastion/contracts';
 
 /** Each API keeps its own error body; the route's path decides which. */
 export type ErrorStyle = 'token' | 'backend' | 'anthropic' | 'openai';
@@ -73,19 +73,19 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
               ]
             : [],
           message,
-        },
+        } satisfies TokenApiError,
       };
     case 'backend':
       return {
         status: e.code === ErrorCode.INVALID_ARGUMENT && e.details.length ? 422 : status,
         headers,
-        body: { detail: e.details.length ? e.details : message },
+        body: { detail: e.details.length ? e.details : message } satisfies BackendApiError,
       };
     case 'anthropic':
       return {
         status,
         headers,
-        body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message, ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}) } },
+        body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message, ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}) } } satisfies AnthropicApiError,
       };
     case 'openai':
       return {

@@ -1,19 +1,20 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
-import { ProjectSubjects, PromptSubjects, ProxySubjects, ProviderSubjects, TokenSubjects } from '@bastion/contracts';
-import { type HealthReport, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
+import { type NoPayload, type PlatformHealthView, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
+import { NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { ApiReply } from '../http/api-reply';
 
-/** Health subjects of every service the gateway fronts. */
-const SERVICES: Record<string, string> = {
-  tokens: TokenSubjects.health,
-  providers: ProviderSubjects.health,
-  prompts: PromptSubjects.health,
-  'message-proxy': ProxySubjects.health,
-  projects: ProjectSubjects.health,
+/** Health requests of every service the gateway fronts. */
+const SERVICES: Record<string, RpcContract<NoPayload, ServiceHealthView>> = {
+  tokens: TokenRpc.health,
+  providers: ProviderRpc.health,
+  prompts: PromptRpc.health,
+  'message-proxy': ProxyRpc.health,
+  projects: ProjectRpc.health,
 };
 
 @ApiTags('health')
@@ -28,6 +29,7 @@ export class HealthController {
   /** The process runs (for the liveness probe). */
   @Public()
   @Get('livez')
+  @ApiReply('LivenessView')
   livez() {
     return { status: 'ok' };
   }
@@ -40,6 +42,7 @@ export class HealthController {
    */
   @Public()
   @Get('readyz')
+  @ApiOkResponse({ schema: { oneOf: [{ $ref: '#/components/schemas/ServiceHealthView' }, { $ref: '#/components/schemas/PlatformHealthView' }] } })
   async readyz(@Query('self') self: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     if (self !== undefined) {
       const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
@@ -51,6 +54,8 @@ export class HealthController {
 
   @Public()
   @Get('metrics')
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
   async metrics(@Res() reply: FastifyReply) {
     void reply.header('content-type', this.platformMetrics.registry.contentType).send(await this.platformMetrics.registry.metrics());
   }
@@ -58,12 +63,13 @@ export class HealthController {
   /** 200 once every service answers on NATS with its dependencies up; 503 otherwise. */
   @Public()
   @Get('healthz')
-  async healthz(@Res({ passthrough: true }) reply: FastifyReply) {
-    const services: Record<string, HealthReport | { status: string; error: string }> = {};
+  @ApiReply('PlatformHealthView')
+  async healthz(@Res({ passthrough: true }) reply: FastifyReply): Promise<PlatformHealthView> {
+    const services: Record<string, ServiceHealthView | { status: string; error: string }> = {};
     await Promise.all(
-      Object.entries(SERVICES).map(async ([name, subject]) => {
+      Object.entries(SERVICES).map(async ([name, contract]) => {
         try {
-          services[name] = await this.rpc.request<HealthReport>(subject, {}, `health-${randomUUID()}`);
+          services[name] = await this.rpc.call(contract, {}, `health-${randomUUID()}`);
         } catch (err) {
           services[name] = { status: 'unreachable', error: err instanceof Error ? err.message : String(err) };
         }

@@ -25,7 +25,7 @@ describe('evaluateDataset', () => {
   const target = { principal, scannerId: 's', versionRef: 'v_1' };
   const recorder = () => {
     const calls: { subject: string; data: Record<string, unknown> }[] = [];
-    const rpc = { request: async (subject: string, data: Record<string, unknown>) => (calls.push({ subject, data }), { ok: true }) } as unknown as NatsRpcClient;
+    const rpc = { call: async ({ subject }: { subject: string }, data: Record<string, unknown>) => (calls.push({ subject, data }), { ok: true }) } as unknown as NatsRpcClient;
     return { calls, rpc };
   };
 

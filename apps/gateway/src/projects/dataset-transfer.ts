@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DATASET_MAX_BYTES, DATASET_PART_BYTES, type DatasetRunView, DomainError, type Principal, ScannerSubjects } from '@bastion/contracts';
+import { DATASET_MAX_BYTES, DATASET_PART_BYTES, type DatasetRunView, DomainError, type Principal, ScannerRpc } from '@bastion/contracts';
 import type { NatsRpcClient } from '@bastion/platform';
 
 /** Parts staged at once. */
@@ -33,14 +33,14 @@ export async function evaluateDataset(
   }
   const { bytes, sha256, parts } = datasetParts(csv);
   if (bytes > DATASET_MAX_BYTES) throw DomainError.invalid(`a dataset is at most ${DATASET_MAX_BYTES} bytes`);
-  if (parts.length === 1) return rpc.request(ScannerSubjects.evaluate, { ...target, data: parts[0] }, requestId);
+  if (parts.length === 1) return rpc.call(ScannerRpc.evaluate, { ...target, data: parts[0] }, requestId);
   const uploadId = randomUUID();
   for (let first = 0; first < parts.length; first += CONCURRENCY) {
     await Promise.all(
       parts.slice(first, first + CONCURRENCY).map((data, i) =>
-        rpc.request(ScannerSubjects.stageDataset, { principal: target.principal, uploadId, part: first + i, data }, requestId),
+        rpc.call(ScannerRpc.stageDataset, { principal: target.principal, uploadId, part: first + i, data }, requestId),
       ),
     );
   }
-  return rpc.request(ScannerSubjects.evaluate, { ...target, upload: { id: uploadId, parts: parts.length, bytes, sha256 } }, requestId);
+  return rpc.call(ScannerRpc.evaluate, { ...target, upload: { id: uploadId, parts: parts.length, bytes, sha256 } }, requestId);
 }

@@ -5,13 +5,14 @@ import {
   CreateProviderRequest,
   PageQuery,
   type Principal,
-  ProviderSubjects,
+  ProviderRpc,
   TestProviderRequest,
   UpdateProviderRequest,
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
+import { ApiReply } from '../http/api-reply';
 
 class ProviderRefParams {
   @IsString()
@@ -28,51 +29,59 @@ export class ProvidersController {
 
   @Get('system')
   @ApiOperation({ summary: 'List system providers' })
+  @ApiReply('SystemProviderList')
   listSystem(@CurrentPrincipal() principal: Principal, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.listSystem, { principal }, rid);
+    return this.rpc.call(ProviderRpc.listSystem, { principal }, rid);
   }
 
   @Get('system/:ref')
   @ApiOperation({ summary: 'Get a system provider by id or name' })
+  @ApiReply('SystemProviderReply')
   getSystem(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.getSystem, { principal, ref: p.ref }, rid);
+    return this.rpc.call(ProviderRpc.getSystem, { principal, ref: p.ref }, rid);
   }
 
   @Post('test')
   @HttpCode(200)
   @ApiOperation({ summary: 'Test a provider template or a system provider' })
+  @ApiReply('ProviderTestResult')
   test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.test, { principal, body }, rid);
+    return this.rpc.call(ProviderRpc.test, { principal, body }, rid);
   }
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a provider from a system provider or a template' })
+  @ApiReply('ProviderCreateResponse')
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
-    return this.rpc.request<{ id: string }>(ProviderSubjects.create, { principal, body }, rid);
+    return this.rpc.call(ProviderRpc.create, { principal, body }, rid);
   }
 
   @Get()
   @ApiOperation({ summary: 'List providers (cursor pagination)' })
+  @ApiReply('ProviderPage')
   list(@CurrentPrincipal() principal: Principal, @Query() q: PageQuery, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.list, { principal, limit: q.limit, cursor: q.cursor }, rid);
+    return this.rpc.call(ProviderRpc.list, { principal, limit: q.limit, cursor: q.cursor }, rid);
   }
 
   @Get(':ref')
   @ApiOperation({ summary: 'Get a provider by id or name (secrets masked)' })
+  @ApiReply('ProviderReply')
   get(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.get, { principal, ref: p.ref }, rid);
+    return this.rpc.call(ProviderRpc.get, { principal, ref: p.ref }, rid);
   }
 
   @Patch(':ref')
   @ApiOperation({ summary: 'Update a provider' })
+  @ApiReply('ProviderReply')
   update(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @Body() body: UpdateProviderRequest, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.update, { principal, ref: p.ref, body }, rid);
+    return this.rpc.call(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
   }
 
   @Delete(':ref')
   @ApiOperation({ summary: 'Delete a provider' })
+  @ApiReply('EmptyResponse')
   delete(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
-    return this.rpc.request(ProviderSubjects.delete, { principal, ref: p.ref }, rid);
+    return this.rpc.call(ProviderRpc.delete, { principal, ref: p.ref }, rid);
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { ChatCompletionRequest, type Principal, ProxySubjects } from '@bastion/contracts';
+import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -41,11 +41,11 @@ export class OpenAiController {
     const body = req.body as Record<string, unknown>;
     const command = { principal, provider: p.provider, body, headers: {} };
     if (body.stream !== true) {
-      const res = await this.rpc.request<{ status: number; body: unknown; promptId: string }>(ProxySubjects.chat, command, rid);
+      const res = await this.rpc.call(ProxyRpc.chat, command, rid);
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    await relayStream(this.rpc, this.nc, ProxySubjects.chatStream, command, rid, reply, (message) =>
+    await relayStream(this.rpc, this.nc, ProxyStreams.chat, command, rid, reply, (message) =>
       `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`,
     );
   }

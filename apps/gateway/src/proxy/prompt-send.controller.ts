@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { type Principal, type PromptView, ProxySubjects, ScanRequest, SendPromptRequest } from '@bastion/contracts';
+import { type Principal, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { RequestId } from '../http/request-id.decorator';
+import { ApiReply } from '../http/api-reply';
 
 /** Sending a prompt through a provider, and scanning text, with a project's guardrails. */
 @ApiTags('prompts')
@@ -15,14 +16,16 @@ export class PromptSendController {
   @Post('prompts')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a prompt through a provider, scanned both ways; answers the recorded Prompt' })
+  @ApiReply('PromptView')
   send(@CurrentPrincipal() principal: Principal, @Body() body: SendPromptRequest, @RequestId() rid: string) {
-    return this.rpc.request<PromptView>(ProxySubjects.sendPrompt, { principal, body }, rid);
+    return this.rpc.call(ProxyRpc.sendPrompt, { principal, body }, rid);
   }
 
   @Post('scans')
   @HttpCode(200)
   @ApiOperation({ summary: "Scan text with a project's scanners (no model call)" })
+  @ApiReply('PromptView')
   scan(@CurrentPrincipal() principal: Principal, @Body() body: ScanRequest, @RequestId() rid: string) {
-    return this.rpc.request<PromptView>(ProxySubjects.scan, { principal, body }, rid);
+    return this.rpc.call(ProxyRpc.scan, { principal, body }, rid);
   }
 }

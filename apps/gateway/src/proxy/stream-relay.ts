@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { type MessagesCommand, ProxySignals, type ProxyStreams } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NatsRpcClient } from '@bastion/platform';
 import type { FastifyReply } from 'fastify';
-
-type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
 
 /** How long a stream may stay silent before the gateway gives up on it (ms). */
 const STREAM_IDLE_MS = 120_000;
@@ -17,14 +16,14 @@ const STREAM_IDLE_MS = 120_000;
 export async function relayStream(
   rpc: NatsRpcClient,
   nc: NatsConnection,
-  subject: string,
-  command: Record<string, unknown>,
+  contract: (typeof ProxyStreams)[keyof typeof ProxyStreams],
+  command: Omit<MessagesCommand, 'cancelSubject'>,
   rid: string,
   reply: FastifyReply,
   failure: (message: string) => string,
 ): Promise<void> {
-  const cancelSubject = `proxy.cancel.${randomUUID()}`;
-  const frames = rpc.stream<Frame>(subject, { ...command, cancelSubject }, rid, STREAM_IDLE_MS);
+  const cancelSubject = ProxySignals.cancel.subject(randomUUID());
+  const frames = rpc.stream(contract, { ...command, cancelSubject }, rid, STREAM_IDLE_MS);
   const first = await frames.next();
   if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
   const head = first.value;

@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxySubjects } from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxySignals, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +30,10 @@ export class VendorController {
 
   @Post('messages')
   @ApiOperation({ summary: 'Anthropic Messages API through the guardrails (JSON, or SSE with stream: true)' })
+  @ApiOkResponse({
+    description: "The provider's answer as the provider sent it: a Message (JSON), or with stream: true its server-sent events",
+    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } }, 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async messages(
     @CurrentPrincipal() principal: Principal,
     @Param() p: VendorParams,
@@ -43,15 +47,15 @@ export class VendorController {
     const body = req.body as Record<string, unknown>;
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
     if (body.stream !== true) {
-      const res = await this.rpc.request<{ status: number; body: unknown; promptId: string }>(
-        ProxySubjects.messages,
+      const res = await this.rpc.call(
+        ProxyRpc.messages,
         { principal, provider: p.provider, body, headers: forward },
         rid,
       );
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    await relayStream(this.rpc, this.nc, ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward }, rid, reply, (message) =>
+    await relayStream(this.rpc, this.nc, ProxyStreams.messages, { principal, provider: p.provider, body, headers: forward }, rid, reply, (message) =>
       `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
     );
   }

@@ -8,16 +8,13 @@ import {
   ListTokensQuery,
   type Principal,
   ReplaceTokenRequest,
-  type TokenCreateResponse,
-  type TokenGetResponse,
-  type TokenListResponse,
-  type TokenObjectChangeResponse,
+  TokenRpc,
   TokenStateRequest,
-  TokenSubjects,
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { RequestId } from '../http/request-id.decorator';
 import { NamespaceParams, TokenParams } from './token-params.dto';
+import { ApiReply } from '../http/api-reply';
 
 /** The site admission token API (`ves.io.schema.token`). Each route is one NATS request. */
 @ApiTags('tokens')
@@ -29,21 +26,24 @@ export class TokensController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a token', operationId: 'ves.io.schema.token.API.Create' })
+  @ApiReply('TokenCreateResponse')
   create(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Body() body: CreateTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<TokenCreateResponse>(TokenSubjects.create, { principal, namespace: p.namespace, body }, rid);
+    return this.rpc.call(TokenRpc.create, { principal, namespace: p.namespace, body }, rid);
   }
 
   @Put(':name')
   @ApiOperation({ summary: 'Replace a token (metadata only)', operationId: 'ves.io.schema.token.API.Replace' })
+  @ApiReply('EmptyResponse')
   replace(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: ReplaceTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<object>(TokenSubjects.replace, { principal, namespace: p.namespace, name: p.name, body }, rid);
+    return this.rpc.call(TokenRpc.replace, { principal, namespace: p.namespace, name: p.name, body }, rid);
   }
 
   @Get()
   @ApiOperation({ summary: 'List tokens, sorted by name', operationId: 'ves.io.schema.token.API.List' })
+  @ApiReply('TokenListResponse')
   list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
-    return this.rpc.request<TokenListResponse>(
-      TokenSubjects.list,
+    return this.rpc.call(
+      TokenRpc.list,
       {
         principal,
         namespace: p.namespace,
@@ -57,9 +57,10 @@ export class TokensController {
 
   @Get(':name')
   @ApiOperation({ summary: 'Get a token', operationId: 'ves.io.schema.token.API.Get' })
+  @ApiReply('TokenGetResponse')
   get(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Query() q: GetTokenQuery, @RequestId() rid: string) {
-    return this.rpc.request<TokenGetResponse>(
-      TokenSubjects.get,
+    return this.rpc.call(
+      TokenRpc.get,
       { principal, namespace: p.namespace, name: p.name, responseFormat: q.response_format ?? 'GET_RSP_FORMAT_DEFAULT' },
       rid,
     );
@@ -67,9 +68,10 @@ export class TokensController {
 
   @Delete(':name')
   @ApiOperation({ summary: 'Delete a token', operationId: 'ves.io.schema.token.API.Delete' })
+  @ApiReply('EmptyResponse')
   delete(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: DeleteTokenRequest, @RequestId() rid: string) {
-    return this.rpc.request<object>(
-      TokenSubjects.delete,
+    return this.rpc.call(
+      TokenRpc.delete,
       { principal, namespace: p.namespace, name: p.name, failIfReferred: body.fail_if_referred ?? false },
       rid,
     );
@@ -78,9 +80,10 @@ export class TokensController {
   @Post(':name/state')
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a token state', operationId: 'ves.io.schema.token.CustomAPI.TokenState' })
+  @ApiReply('TokenObjectChangeResponse')
   setState(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: TokenStateRequest, @RequestId() rid: string) {
-    return this.rpc.request<TokenObjectChangeResponse>(
-      TokenSubjects.setState,
+    return this.rpc.call(
+      TokenRpc.setState,
       { principal, namespace: p.namespace, name: p.name, state: body.state ?? 'UNKNOWN' },
       rid,
     );

@@ -1,12 +1,13 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   DEFAULT_PROJECT_NAME,
-  ProjectEvents,
+  type EventContract,
+  ProjectEventContracts,
+  ProjectRpc,
   type ProjectRuntime,
-  ProjectSubjects,
-  ProviderEvents,
+  ProviderEventContracts,
+  ProviderRpc,
   type ProviderRuntime,
-  ProviderSubjects,
 } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient, requestContext } from '@bastion/platform';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
@@ -33,8 +34,8 @@ export class DirectoryService implements OnModuleInit, OnModuleDestroy {
     @Inject(PROXY_LOGGER) private readonly logger: Logger,
   ) {
     const rid = () => requestContext.getStore()?.requestId ?? 'proxy-cache';
-    this.providers = new RuntimeCache((tenant, ref) => this.rpc.request<ProviderRuntime>(ProviderSubjects.runtime, { tenant, ref }, rid()), config.CACHE_TTL_MS);
-    this.projects = new RuntimeCache((tenant, ref) => this.rpc.request<ProjectRuntime>(ProjectSubjects.runtime, { tenant, project: ref }, rid()), config.CACHE_TTL_MS);
+    this.providers = new RuntimeCache((tenant, ref) => this.rpc.call(ProviderRpc.runtime, { tenant, ref }, rid()), config.CACHE_TTL_MS);
+    this.projects = new RuntimeCache((tenant, ref) => this.rpc.call(ProjectRpc.runtime, { tenant, project: ref }, rid()), config.CACHE_TTL_MS);
   }
 
   provider(tenant: string, ref: string): Promise<ProviderRuntime> {
@@ -47,10 +48,10 @@ export class DirectoryService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscriptions = [
-      this.listen(ProviderEvents.changed, (e) => this.providers.invalidate(e.tenant ?? '', (p) => p.id === e.id || p.name === e.name)),
-      this.listen(ProjectEvents.projectChanged, (e) => this.projects.invalidate(e.tenant ?? '', (p) => p.project.id === e.id)),
+      this.listen(ProviderEventContracts.changed, (e) => this.providers.invalidate(e.tenant ?? '', (p) => p.id === e.id || p.name === e.name)),
+      this.listen(ProjectEventContracts.projectChanged, (e) => this.projects.invalidate(e.tenant ?? '', (p) => p.project.id === e.id)),
       // A scanner change reaches every project that runs it: drop the tenant's projects.
-      this.listen(ProjectEvents.scannerChanged, (e) => (e.tenant ? this.projects.invalidate(e.tenant, () => true) : Promise.resolve(this.projects.clear()))),
+      this.listen(ProjectEventContracts.scannerChanged, (e) => (e.tenant ? this.projects.invalidate(e.tenant, () => true) : Promise.resolve(this.projects.clear()))),
     ];
     void (async () => {
       for await (const s of this.nc.status()) {
@@ -67,14 +68,14 @@ export class DirectoryService implements OnModuleInit, OnModuleDestroy {
     for (const s of this.subscriptions) s.unsubscribe();
   }
 
-  private listen(subject: string, apply: (e: { id?: string; tenant?: string; name?: string }) => Promise<void>): Subscription {
-    return this.nc.subscribe(subject, {
+  private listen<P>(event: EventContract<P>, apply: (e: Partial<P>) => Promise<void>): Subscription {
+    return this.nc.subscribe(event.subject, {
       callback: (err, msg) => {
         if (err) return;
         try {
           void apply(msg.json());
         } catch {
-          this.logger.warn({ subject }, 'ignoring a malformed change event');
+          this.logger.warn({ subject: event.subject }, 'ignoring a malformed change event');
         }
       },
     });

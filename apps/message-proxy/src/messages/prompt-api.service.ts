@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError,
   ErrorCode,
-  PromptSubjects,
+  PromptRpc,
   type PromptView,
   type ScanCommand,
   type ScanView,
@@ -92,7 +92,7 @@ export class PromptApiService {
 
   private async templateInput(tenant: string, templateId: string): Promise<TemplateInput> {
     try {
-      return await this.rpc.request<TemplateInput>(PromptSubjects.templateInput, { tenant, templateId }, requestContext.getStore()?.requestId ?? 'proxy');
+      return await this.rpc.call(PromptRpc.templateInput, { tenant, templateId }, requestContext.getStore()?.requestId ?? 'proxy');
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw DomainError.notFound(`prompt template ${templateId} not found`);
       throw err;

@@ -1,2 +1,2 @@
-/** What a streamed exchange sends back over NATS, one reply each: the head first, then data. */
-export type StreamFrame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
+/** Declared with the stream's contract (`ProxyStreams.messages`), which the gateway reads too. */
+export type { StreamFrame } from '@bastion/contracts';

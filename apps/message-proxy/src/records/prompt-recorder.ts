@@ -5,7 +5,7 @@ import {
   type PromptOutcome,
   type PromptRecordedEvent,
   type PromptView,
-  ProxyEvents,
+  ProxyEventContracts,
   type ScannerResultRecord,
 } from '@bastion/contracts';
 import { EventPublisher } from '@bastion/platform';
@@ -85,9 +85,9 @@ export class PromptRecorder {
         scannerResults: parts.scannerResults,
       },
     };
-    this.events.publish(ProxyEvents.promptRecorded, event, event.id).catch((err: unknown) => {
+    this.events.publish(ProxyEventContracts.promptRecorded, event, event.id).catch((err: unknown) => {
       // Retried once: the message id makes JetStream store it once even if the first one landed.
-      this.events.publish(ProxyEvents.promptRecorded, event, event.id).catch(() => {
+      this.events.publish(ProxyEventContracts.promptRecorded, event, event.id).catch(() => {
         this.logger.error({ err, promptId: event.id }, 'could not publish a prompt record');
       });
     });

@@ -1,23 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { EvaluateDatasetCommand, ListEvaluationsCommand, ScannerSubjects, StageDatasetCommand } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { EvaluateDatasetCommand, ListEvaluationsCommand, ScannerRpc, StageDatasetCommand } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { DatasetService } from './dataset.service';
 
 @Controller()
 export class DatasetController {
   constructor(private readonly datasets: DatasetService) {}
 
-  @MessagePattern(ScannerSubjects.stageDataset)
+  @Handles(ScannerRpc.stageDataset)
   stage(@Payload() cmd: StageDatasetCommand) {
     return this.datasets.stage(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.evaluate)
+  @Handles(ScannerRpc.evaluate)
   evaluate(@Payload() cmd: EvaluateDatasetCommand) {
     return this.datasets.evaluate(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.listEvaluations)
+  @Handles(ScannerRpc.listEvaluations)
   listEvaluations(@Payload() cmd: ListEvaluationsCommand) {
     return this.datasets.listEvaluations(cmd);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ProjectChange, type ProjectChangedEvent, ProjectEvents, type ScannerChange, type ScannerChangedEvent } from '@bastion/contracts';
+import { type ProjectChange, type ProjectChangedEvent, ProjectEventContracts, type ScannerChange, type ScannerChangedEvent } from '@bastion/contracts';
 import { EventPublisher } from '@bastion/platform';
 import type { Project, Scanner } from '../generated/prisma/client';
 
@@ -18,7 +18,7 @@ export class ProjectsEventPublisher {
       deploymentStatus: p.deploymentStatus,
       occurredAt: new Date().toISOString(),
     };
-    return this.events.publish(ProjectEvents.projectChanged, event);
+    return this.events.publish(ProjectEventContracts.projectChanged, event);
   }
 
   scannerChanged(s: Scanner, change: ScannerChange, projectIds: string[], versionId: string | null = null): Promise<void> {
@@ -31,6 +31,6 @@ export class ProjectsEventPublisher {
       projectIds,
       occurredAt: new Date().toISOString(),
     };
-    return this.events.publish(ProjectEvents.scannerChanged, event);
+    return this.events.publish(ProjectEventContracts.scannerChanged, event);
   }
 }

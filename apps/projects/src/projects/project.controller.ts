@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   AttachGuardrailCommand,
   AttachProviderCommand,
@@ -8,69 +8,70 @@ import {
   GetProjectCommand,
   ListProjectsCommand,
   ProjectIdCommand,
+  ProjectRpc,
   ProjectRuntimeQuery,
-  ProjectSubjects,
   UpdateGuardrailCommand,
   UpdateProjectCommand,
   UpdateProviderEntryCommand,
 } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { ProjectService } from './project.service';
 
 @Controller()
 export class ProjectController {
   constructor(private readonly projects: ProjectService) {}
 
-  @MessagePattern(ProjectSubjects.create)
+  @Handles(ProjectRpc.create)
   create(@Payload() cmd: CreateProjectCommand) {
     return this.projects.create(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.list)
+  @Handles(ProjectRpc.list)
   list(@Payload() cmd: ListProjectsCommand) {
     return this.projects.list(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.get)
+  @Handles(ProjectRpc.get)
   get(@Payload() cmd: GetProjectCommand) {
     return this.projects.get(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.update)
+  @Handles(ProjectRpc.update)
   update(@Payload() cmd: UpdateProjectCommand) {
     return this.projects.update(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.delete)
+  @Handles(ProjectRpc.delete)
   delete(@Payload() cmd: ProjectIdCommand) {
     return this.projects.delete(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.attachGuardrail)
+  @Handles(ProjectRpc.attachGuardrail)
   attachGuardrail(@Payload() cmd: AttachGuardrailCommand) {
     return this.projects.attachGuardrail(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.updateGuardrail)
+  @Handles(ProjectRpc.updateGuardrail)
   updateGuardrail(@Payload() cmd: UpdateGuardrailCommand) {
     return this.projects.updateGuardrail(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.attachProvider)
+  @Handles(ProjectRpc.attachProvider)
   attachProvider(@Payload() cmd: AttachProviderCommand) {
     return this.projects.attachProvider(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.updateProvider)
+  @Handles(ProjectRpc.updateProvider)
   updateProvider(@Payload() cmd: UpdateProviderEntryCommand) {
     return this.projects.updateProvider(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.detach)
+  @Handles(ProjectRpc.detach)
   detach(@Payload() cmd: DetachCommand) {
     return this.projects.detach(cmd);
   }
 
-  @MessagePattern(ProjectSubjects.runtime)
+  @Handles(ProjectRpc.runtime)
   runtime(@Payload() query: ProjectRuntimeQuery) {
     return this.projects.runtime(query);
   }

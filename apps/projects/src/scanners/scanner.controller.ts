@@ -1,63 +1,64 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CreateScannerCommand,
   ListPackagesCommand,
   ListScannersCommand,
   ListScannerVersionsCommand,
   ScannerRefCommand,
-  ScannerSubjects,
+  ScannerRpc,
   ScannerVersionRefCommand,
   UpdateScannerCommand,
   UpdateScannerVersionCommand,
 } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { ScannerService } from './scanner.service';
 
 @Controller()
 export class ScannerController {
   constructor(private readonly scanners: ScannerService) {}
 
-  @MessagePattern(ScannerSubjects.create)
+  @Handles(ScannerRpc.create)
   create(@Payload() cmd: CreateScannerCommand) {
     return this.scanners.create(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.list)
+  @Handles(ScannerRpc.list)
   list(@Payload() cmd: ListScannersCommand) {
     return this.scanners.list(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.get)
+  @Handles(ScannerRpc.get)
   get(@Payload() cmd: ScannerRefCommand) {
     return this.scanners.get(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.update)
+  @Handles(ScannerRpc.update)
   update(@Payload() cmd: UpdateScannerCommand) {
     return this.scanners.update(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.delete)
+  @Handles(ScannerRpc.delete)
   delete(@Payload() cmd: ScannerRefCommand) {
     return this.scanners.delete(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.listVersions)
+  @Handles(ScannerRpc.listVersions)
   listVersions(@Payload() cmd: ListScannerVersionsCommand) {
     return this.scanners.listVersions(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.getVersion)
+  @Handles(ScannerRpc.getVersion)
   getVersion(@Payload() cmd: ScannerVersionRefCommand) {
     return this.scanners.getVersion(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.updateVersion)
+  @Handles(ScannerRpc.updateVersion)
   updateVersion(@Payload() cmd: UpdateScannerVersionCommand) {
     return this.scanners.updateVersion(cmd);
   }
 
-  @MessagePattern(ScannerSubjects.listPackages)
+  @Handles(ScannerRpc.listPackages)
   listPackages(@Payload() cmd: ListPackagesCommand) {
     return this.scanners.listPackages(cmd);
   }

@@ -1,18 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ListPromptsCommand, PromptRefCommand, PromptSubjects } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { ListPromptsCommand, PromptRefCommand, PromptRpc } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { PromptService } from './prompt.service';
 
 @Controller()
 export class PromptController {
   constructor(private readonly prompts: PromptService) {}
 
-  @MessagePattern(PromptSubjects.list)
+  @Handles(PromptRpc.list)
   list(@Payload() cmd: ListPromptsCommand) {
     return this.prompts.list(cmd);
   }
 
-  @MessagePattern(PromptSubjects.get)
+  @Handles(PromptRpc.get)
   get(@Payload() cmd: PromptRefCommand) {
     return this.prompts.get(cmd);
   }

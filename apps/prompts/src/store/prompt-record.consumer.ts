@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { PROXY_STREAM, PromptRecordedEvent, ProxyEvents } from '@bastion/contracts';
-import { DurableConsumer, NATS_CONNECTION } from '@bastion/platform';
+import { type PromptRecordedEvent, ProxyEventContracts } from '@bastion/contracts';
+import { consumes, DurableConsumer, NATS_CONNECTION } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_LOGGER } from '../config';
@@ -27,11 +27,9 @@ export class PromptRecordConsumer implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     this.consumer = await DurableConsumer.start(this.nc, {
-      stream: PROXY_STREAM,
+      ...consumes(ProxyEventContracts.promptRecorded),
       durable: PROMPTS_STORE_DURABLE,
       startAt: 'all',
-      subjects: [ProxyEvents.promptRecorded],
-      payload: PromptRecordedEvent,
       logger: this.logger,
       handler: (event) => this.prompts.record(event),
       // One INSERT for many records: at proxy rates, one statement per record cost more than the rest.

@@ -1,23 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreatePromptTemplateCommand, PromptRefCommand, PromptSubjects, TemplateInputQuery } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { CreatePromptTemplateCommand, PromptRefCommand, PromptRpc, TemplateInputQuery } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { TemplateService } from './template.service';
 
 @Controller()
 export class TemplateController {
   constructor(private readonly templates: TemplateService) {}
 
-  @MessagePattern(PromptSubjects.createTemplate)
+  @Handles(PromptRpc.createTemplate)
   create(@Payload() cmd: CreatePromptTemplateCommand) {
     return this.templates.create(cmd);
   }
 
-  @MessagePattern(PromptSubjects.getTemplate)
+  @Handles(PromptRpc.getTemplate)
   get(@Payload() cmd: PromptRefCommand) {
     return this.templates.get(cmd);
   }
 
-  @MessagePattern(PromptSubjects.templateInput)
+  @Handles(PromptRpc.templateInput)
   input(@Payload() q: TemplateInputQuery) {
     return this.templates.input(q);
   }

@@ -1,15 +1,16 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CreateProviderCommand,
   ListProvidersCommand,
   ProviderRefCommand,
+  ProviderRpc,
   ProviderRuntimeQuery,
-  ProviderSubjects,
   SystemProviderQuery,
   TestProviderCommand,
   UpdateProviderCommand,
 } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { ProviderTesterService } from '../tester/provider-tester.service';
 import { ProviderService } from './provider.service';
 
@@ -20,47 +21,47 @@ export class ProviderController {
     private readonly tester: ProviderTesterService,
   ) {}
 
-  @MessagePattern(ProviderSubjects.listSystem)
+  @Handles(ProviderRpc.listSystem)
   listSystem(@Payload() q: SystemProviderQuery) {
     return this.providers.listSystem(q.principal);
   }
 
-  @MessagePattern(ProviderSubjects.getSystem)
+  @Handles(ProviderRpc.getSystem)
   getSystem(@Payload() q: ProviderRefCommand) {
     return this.providers.getSystem(q.principal, q.ref);
   }
 
-  @MessagePattern(ProviderSubjects.create)
+  @Handles(ProviderRpc.create)
   create(@Payload() cmd: CreateProviderCommand) {
     return this.providers.create(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.list)
+  @Handles(ProviderRpc.list)
   list(@Payload() cmd: ListProvidersCommand) {
     return this.providers.list(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.get)
+  @Handles(ProviderRpc.get)
   get(@Payload() cmd: ProviderRefCommand) {
     return this.providers.get(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.update)
+  @Handles(ProviderRpc.update)
   update(@Payload() cmd: UpdateProviderCommand) {
     return this.providers.update(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.delete)
+  @Handles(ProviderRpc.delete)
   delete(@Payload() cmd: ProviderRefCommand) {
     return this.providers.delete(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.test)
+  @Handles(ProviderRpc.test)
   test(@Payload() cmd: TestProviderCommand) {
     return this.tester.test(cmd);
   }
 
-  @MessagePattern(ProviderSubjects.runtime)
+  @Handles(ProviderRpc.runtime)
   runtime(@Payload() q: ProviderRuntimeQuery) {
     return this.providers.runtime(q);
   }

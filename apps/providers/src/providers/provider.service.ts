@@ -2,23 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   type CreateProviderCommand,
+  DEFAULT_PAGE_SIZE,
   DomainError,
   type FieldViolation,
   hasRole,
-  requireRole,
   type ListProvidersCommand,
   type Page,
   type Principal,
   type ProviderChangedEvent,
-  ProviderEvents,
+  ProviderEventContracts,
   type ProviderRefCommand,
   type ProviderRuntime,
   type ProviderRuntimeQuery,
   type ProviderView,
+  requireRole,
   type Role,
   type SystemProviderView,
   type UpdateProviderCommand,
-  DEFAULT_PAGE_SIZE,
 } from '@bastion/contracts';
 import { decodeCursor, EventPublisher, paginate, SecretBox } from '@bastion/platform';
 import { validateTemplate } from '@bastion/templates';
@@ -208,7 +208,7 @@ export class ProviderService implements OnModuleInit {
 
   private async changed(p: Provider, change: ProviderChangedEvent['change']): Promise<void> {
     const event: ProviderChangedEvent = { id: p.id, tenant: p.tenant, name: p.name, change, occurredAt: new Date().toISOString() };
-    await this.events.publish(ProviderEvents.changed, event);
+    await this.events.publish(ProviderEventContracts.changed, event);
   }
 }
 

@@ -1,23 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenSubjects } from '@bastion/contracts';
+import { Payload } from '@nestjs/microservices';
+import { ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenRpc } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { AdmissionService } from './admission.service';
 
 @Controller()
 export class AdmissionController {
   constructor(private readonly admission: AdmissionService) {}
 
-  @MessagePattern(TokenSubjects.register)
+  @Handles(TokenRpc.register)
   register(@Payload() cmd: RegisterSiteCommand) {
     return this.admission.register(cmd);
   }
 
-  @MessagePattern(TokenSubjects.listRegistrations)
+  @Handles(TokenRpc.listRegistrations)
   list(@Payload() cmd: ListRegistrationsCommand) {
     return this.admission.list(cmd);
   }
 
-  @MessagePattern(TokenSubjects.registrationsByToken)
+  @Handles(TokenRpc.registrationsByToken)
   byToken(@Payload() cmd: RegistrationsByTokenCommand) {
     return this.admission.byToken(cmd);
   }

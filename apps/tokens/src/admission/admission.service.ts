@@ -11,6 +11,7 @@ import {
   type RegistrationObject,
   type RegistrationsByTokenCommand,
   type SiteAdmissionEvent,
+  TokenEventContracts,
   TokenEvents,
 } from '@bastion/contracts';
 import { EventPublisher, NATS_CONNECTION, PlatformMetrics } from '@bastion/platform';
@@ -191,10 +192,10 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
 
   private publish(a: Omit<SiteAdmissionEvent, 'occurredAt'>): void {
     const event: SiteAdmissionEvent = { ...a, occurredAt: new Date().toISOString() };
-    const subject = a.outcome === 'ADMITTED' ? TokenEvents.siteAdmitted : TokenEvents.siteRefused;
+    const declared = a.outcome === 'ADMITTED' ? TokenEventContracts.siteAdmitted : TokenEventContracts.siteRefused;
     // The audit row in Postgres is the durable record; the event is a notification, sent without
     // waiting for JetStream's ack so the admission path does not pay a round trip for it.
-    this.events.notify(subject, event, { [ORIGIN_HEADER]: this.origin });
+    this.events.notify(declared, event, { [ORIGIN_HEADER]: this.origin });
   }
 }
 

@@ -1,13 +1,13 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
-import { TokenSubjects } from '@bastion/contracts';
+import { TokenRpc } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { SigningKeyService } from './signing-key.service';
 
 @Controller()
 export class KeysController {
   constructor(private readonly keys: SigningKeyService) {}
 
-  @MessagePattern(TokenSubjects.jwks)
+  @Handles(TokenRpc.jwks)
   jwks() {
     return this.keys.jwks();
   }

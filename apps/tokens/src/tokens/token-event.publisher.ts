@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type TokenEvent, TokenEvents, type TokenState, type TokenStateChangedEvent } from '@bastion/contracts';
+import { type TokenEvent, TokenEventContracts, type TokenState, type TokenStateChangedEvent } from '@bastion/contracts';
 import { EventPublisher } from '@bastion/platform';
 import { sha256Hex } from '../domain/token-view';
 import type { Token } from '../generated/prisma/client';
@@ -10,20 +10,20 @@ export class TokenEventPublisher {
   constructor(private readonly events: EventPublisher) {}
 
   created(t: Token): Promise<void> {
-    return this.events.publish(TokenEvents.created, eventOf(t));
+    return this.events.publish(TokenEventContracts.created, eventOf(t));
   }
 
   replaced(t: Token): Promise<void> {
-    return this.events.publish(TokenEvents.replaced, eventOf(t));
+    return this.events.publish(TokenEventContracts.replaced, eventOf(t));
   }
 
   deleted(t: Token): Promise<void> {
-    return this.events.publish(TokenEvents.deleted, eventOf(t));
+    return this.events.publish(TokenEventContracts.deleted, eventOf(t));
   }
 
   stateChanged(t: Token, previousState: TokenState): Promise<void> {
     const event: TokenStateChangedEvent = { ...eventOf(t), previousState };
-    return this.events.publish(TokenEvents.stateChanged, event);
+    return this.events.publish(TokenEventContracts.stateChanged, event);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import {
   CloudInitCommand,
   CreateTokenCommand,
@@ -8,45 +8,46 @@ import {
   ListTokensQueryCommand,
   ReplaceTokenCommand,
   SetTokenStateCommand,
-  TokenSubjects,
+  TokenRpc,
 } from '@bastion/contracts';
+import { Handles } from '@bastion/platform';
 import { TokenService } from './token.service';
 
 @Controller()
 export class TokenController {
   constructor(private readonly tokens: TokenService) {}
 
-  @MessagePattern(TokenSubjects.create)
+  @Handles(TokenRpc.create)
   create(@Payload() cmd: CreateTokenCommand) {
     return this.tokens.create(cmd);
   }
 
-  @MessagePattern(TokenSubjects.replace)
+  @Handles(TokenRpc.replace)
   replace(@Payload() cmd: ReplaceTokenCommand) {
     return this.tokens.replace(cmd);
   }
 
-  @MessagePattern(TokenSubjects.list)
+  @Handles(TokenRpc.list)
   list(@Payload() cmd: ListTokensQueryCommand) {
     return this.tokens.list(cmd);
   }
 
-  @MessagePattern(TokenSubjects.get)
+  @Handles(TokenRpc.get)
   get(@Payload() cmd: GetTokenCommand) {
     return this.tokens.get(cmd);
   }
 
-  @MessagePattern(TokenSubjects.delete)
+  @Handles(TokenRpc.delete)
   delete(@Payload() cmd: DeleteTokenCommand) {
     return this.tokens.delete(cmd);
   }
 
-  @MessagePattern(TokenSubjects.setState)
+  @Handles(TokenRpc.setState)
   setState(@Payload() cmd: SetTokenStateCommand) {
     return this.tokens.setState(cmd);
   }
 
-  @MessagePattern(TokenSubjects.cloudInit)
+  @Handles(TokenRpc.cloudInit)
   cloudInit(@Payload() cmd: CloudInitCommand) {
     return this.tokens.cloudInit(cmd);
   }

@@ -1,16 +1,3 @@
-/** The message proxy publishes every finished prompt here (JetStream stream `PROXY`). */
-export const ProxyEvents = {
-  promptRecorded: 'proxy.prompt.recorded.v1',
-} as const;
-
-export const PROXY_STREAM = 'PROXY';
-
-/**
- * The stream of prompt records. Its writer (the message proxy) and its reader (the prompts service)
- * both declare it with this one spec, so neither undoes the other's `ensureStream`.
- */
-export const PROXY_STREAM_SPEC: { name: string; subjects: string[] } = { name: PROXY_STREAM, subjects: [ProxyEvents.promptRecorded] };
-
 /** Request-reply subjects of the prompts service (queue group `prompts`). */
 export const PromptSubjects = {
   list: 'prompts.prompt.list.v1',

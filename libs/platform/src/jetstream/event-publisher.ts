@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
+import type { EventContract } from '@bastion/contracts';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
 import { injectIntoNatsHeaders } from '../tracing/spans';
 
@@ -54,25 +55,25 @@ export class EventPublisher {
    * but a lost one goes unnoticed. For notifications whose durable record lives elsewhere (e.g.
    * admissions, recorded in Postgres) on paths where an ack round trip per event costs too much.
    */
-  notify(subject: string, payload: object, extraHeaders: Record<string, string> = {}): void {
+  notify<P extends object>(event: EventContract<P>, payload: NoInfer<P>, extraHeaders: Record<string, string> = {}): void {
     const h = headers();
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
-    this.nc.publish(subject, JSON.stringify(payload), { headers: h });
+    this.nc.publish(event.subject, JSON.stringify(payload), { headers: h });
   }
 
   /**
    * Waits for the stream's acknowledgement. `eventId` doubles as the JetStream message id, so a
    * retried publish is stored once.
    */
-  async publish(subject: string, payload: object, eventId: string = randomUUID(), extraHeaders: Record<string, string> = {}): Promise<void> {
+  async publish<P extends object>(event: EventContract<P>, payload: NoInfer<P>, eventId: string = randomUUID(), extraHeaders: Record<string, string> = {}): Promise<void> {
     const h = headers();
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
-    await this.js.publish(subject, JSON.stringify(payload), { msgID: eventId, headers: h });
+    await this.js.publish(event.subject, JSON.stringify(payload), { msgID: eventId, headers: h });
   }
 }

@@ -1,18 +1,19 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
+import type { NoPayload, RpcContract, ServiceHealthView } from '@bastion/contracts';
 import { type HealthReport, runHealthChecks } from '../health/health';
+import { Handles } from './handles';
 import { READINESS_CHECKS, type ReadinessChecks } from './service-app';
 
 /**
- * The NATS health handler every service registers: answers `subject` with the service's readiness
+ * The NATS health handler every service registers: answers the contract's subject with the service's readiness
  * checks (the same ones its /readyz runs), which the gateway's /healthz and /readyz aggregate.
  */
-export function healthController(service: string, subject: string): Type<unknown> {
+export function healthController(service: string, contract: RpcContract<NoPayload, ServiceHealthView>): Type<unknown> {
   @Controller()
   class HealthController {
     constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessChecks) {}
 
-    @MessagePattern(subject)
+    @Handles(contract)
     check(): Promise<HealthReport> {
       return runHealthChecks(service, this.checks);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorCode } from '@bastion/contracts';
+import { DomainError, ErrorCode, type RpcContract, type StreamContract } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
 import { injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '../tracing/spans';
@@ -21,7 +21,12 @@ export class NatsRpcClient {
     private readonly timeoutMs: number,
   ) {}
 
-  async request<T>(subject: string, data: unknown, requestId: string): Promise<T> {
+  /** Sends `payload` on the contract's subject; the reply has the contract's reply type. */
+  call<P, R>(contract: RpcContract<P, R>, payload: NoInfer<P>, requestId: string): Promise<R> {
+    return this.request<R>(contract.subject, payload, requestId);
+  }
+
+  private async request<T>(subject: string, data: unknown, requestId: string): Promise<T> {
     const { span, ctx } = startNatsClientSpan(subject);
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
@@ -52,7 +57,11 @@ export class NatsRpcClient {
    * response until the service marks the stream disposed. The first reply must come within the
    * RPC timeout, each next one within `idleTimeoutMs`.
    */
-  async *stream<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
+  stream<P, F>(contract: StreamContract<P, F>, payload: NoInfer<P>, requestId: string, idleTimeoutMs: number): AsyncGenerator<F> {
+    return this.frames<F>(contract.subject, payload, requestId, idleTimeoutMs);
+  }
+
+  private async *frames<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
     const { span, ctx } = startNatsClientSpan(subject);
     const inbox = createInbox();
     const sub = this.nc.subscribe(inbox);

@@ -1,0 +1,77 @@
+/**
+ * One declaration per NATS subject: the subject, the class its payload is validated against, and
+ * (as types only) what it answers. The typed client (`NatsRpcClient.call`/`stream`), the handler
+ * decorator (`@Handles`) and the event publisher take these declarations, so a payload or reply
+ * that does not match its subject fails to compile on either side.
+ */
+
+/** A payload class (validated on receipt by the service's ValidationPipe). */
+export type PayloadClass<P> = abstract new (...args: never[]) => P;
+
+/** The payload of a subject that takes none (health checks, the JWKS). */
+export type NoPayload = Record<string, never>;
+
+/**
+ * Carries the payload and reply types without any runtime value. Functions in both directions make
+ * each type invariant, so neither a wider nor a narrower type passes for the declared one.
+ */
+interface Carries<P, R> {
+  readonly __types?: { payload: (p: P) => P; reply: (r: R) => R };
+}
+
+/** A request answered by one reply. */
+export interface RpcContract<P, R> extends Carries<P, R> {
+  readonly kind: 'rpc';
+  readonly subject: string;
+  readonly payload?: PayloadClass<P>;
+}
+
+/** A request answered by a stream of replies (frames), the last one marked disposed. */
+export interface StreamContract<P, F> extends Carries<P, F> {
+  readonly kind: 'stream';
+  readonly subject: string;
+  readonly payload?: PayloadClass<P>;
+}
+
+/** An event published to a JetStream stream (or, for `notify`, to core NATS). */
+export interface EventContract<P> extends Carries<P, void> {
+  readonly kind: 'event';
+  readonly subject: string;
+  readonly payload: PayloadClass<P>;
+  /** The JetStream stream that stores it. */
+  readonly stream: string;
+}
+
+/** A fire-and-forget signal on a subject made per use (e.g. one stream's cancel subject). */
+export interface SignalContract {
+  readonly kind: 'signal';
+  /** The subject for one use, from its key. */
+  subject(key: string): string;
+}
+
+export type PayloadOf<C> = C extends Carries<infer P, unknown> ? P : never;
+export type ReplyOf<C> = C extends RpcContract<unknown, infer R> ? R : never;
+export type FrameOf<C> = C extends StreamContract<unknown, infer F> ? F : never;
+
+/**
+ * Declares a request-reply subject: `declareRpc(subject, PayloadClass).returns<Reply>()`. Without a class
+ * the subject takes no payload.
+ */
+export function declareRpc<P = NoPayload>(subject: string, payload?: PayloadClass<P>): { returns<R>(): RpcContract<P, R> } {
+  return { returns: () => ({ kind: 'rpc', subject, payload }) };
+}
+
+/** Declares a streamed request: `declareStream(subject, PayloadClass).frames<Frame>()`. */
+export function declareStream<P>(subject: string, payload: PayloadClass<P>): { frames<F>(): StreamContract<P, F> } {
+  return { frames: () => ({ kind: 'stream', subject, payload }) };
+}
+
+/** Declares an event with its payload class and the stream that stores it. */
+export function declareEvent<P>(subject: string, payload: PayloadClass<P>, streamName: string): EventContract<P> {
+  return { kind: 'event', subject, payload, stream: streamName };
+}
+
+/** Declares a family of per-use signal subjects under `prefix`. */
+export function declareSignal(prefix: string): SignalContract {
+  return { kind: 'signal', subject: (key) => `${prefix}.${key}` };
+}

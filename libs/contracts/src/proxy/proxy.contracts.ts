@@ -1,0 +1,41 @@
+import { declareEvent, declareRpc, declareSignal, declareStream } from '../messaging/contract';
+import type { ServiceHealthView } from '../messaging/health';
+import { PromptRecordedEvent } from '../prompts/prompt-record.event';
+import type { PromptView, ScanView } from '../prompts/prompt.views';
+import { MessagesCommand, ScanCommand, SendPromptCommand } from './proxy.dto';
+import { PROXY_STREAM, ProxyEvents, ProxySubjects } from './proxy.subjects';
+
+/** A guarded exchange answered in one reply: the provider's status and body, and the prompt it recorded. */
+export interface MessagesReply {
+  status: number;
+  body: unknown;
+  promptId: string;
+}
+
+/** What a streamed exchange sends back over NATS, one reply each: the head first, then data. */
+export type StreamFrame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
+
+/** The message proxy's requests: payload class and reply (or frames) of each subject. */
+export const ProxyRpc = {
+  messages: declareRpc(ProxySubjects.messages, MessagesCommand).returns<MessagesReply>(),
+  sendPrompt: declareRpc(ProxySubjects.sendPrompt, SendPromptCommand).returns<PromptView>(),
+  /** The OpenAI route: a MessagesCommand whose body is a Chat Completions request. */
+  chat: declareRpc(ProxySubjects.chat, MessagesCommand).returns<MessagesReply>(),
+  scan: declareRpc(ProxySubjects.scan, ScanCommand).returns<ScanView>(),
+  health: declareRpc(ProxySubjects.health).returns<ServiceHealthView>(),
+} as const;
+
+export const ProxyStreams = {
+  /** Frames of one streamed exchange; `MessagesCommand.cancelSubject` names its cancel signal. */
+  messages: declareStream(ProxySubjects.messagesStream, MessagesCommand).frames<StreamFrame>(),
+  chat: declareStream(ProxySubjects.chatStream, MessagesCommand).frames<StreamFrame>(),
+} as const;
+
+export const ProxySignals = {
+  /** The gateway publishes here (empty body) when the client of a stream went away. */
+  cancel: declareSignal('proxy.cancel'),
+} as const;
+
+export const ProxyEventContracts = {
+  promptRecorded: declareEvent(ProxyEvents.promptRecorded, PromptRecordedEvent, PROXY_STREAM),
+} as const;
