@@ -34,7 +34,7 @@ export class ProxyModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'message-proxy');
+            const nc = await connectNats(config.NATS_URL, 'message-proxy', logger);
             await ensureStream(nc, PROXY_STREAM_SPEC);
             return nc;
           },

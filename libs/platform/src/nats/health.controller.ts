@@ -1,6 +1,7 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { type HealthReport, runHealthChecks } from '../health/health';
+import { lifecycleCheck } from './connection-state';
 import { READINESS_CHECKS, type ReadinessChecks } from './service-app';
 
 /**
@@ -14,7 +15,7 @@ export function healthController(service: string, subject: string): Type<unknown
 
     @MessagePattern(subject)
     check(): Promise<HealthReport> {
-      return runHealthChecks(service, this.checks);
+      return runHealthChecks(service, { ...this.checks, process: lifecycleCheck });
     }
   }
   return HealthController;
