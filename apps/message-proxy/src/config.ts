@@ -21,6 +21,15 @@ export class ProxyConfig extends PlatformConfig {
   @Min(0)
   @Max(100_000)
   STREAM_HOLDBACK_CHARS = 256;
+
+  /**
+   * How long an answer may wait for its prompt record to be acknowledged by JetStream (ms), through
+   * a NATS blip; past it the answer is a 503. Below the gateway's RPC timeout.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  RECORD_BUDGET_MS = 3000;
 }
 
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');

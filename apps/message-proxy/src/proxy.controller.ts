@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MessagesCommand, ProxySubjects, ScanCommand, SendPromptCommand } from '@bastion/contracts';
+import { StreamLiveness } from './liveness/stream-liveness';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 
@@ -9,6 +10,7 @@ export class ProxyController {
   constructor(
     private readonly messages: MessagesService,
     private readonly prompts: PromptApiService,
+    private readonly liveness: StreamLiveness,
   ) {}
 
   @MessagePattern(ProxySubjects.messages)
@@ -18,7 +20,7 @@ export class ProxyController {
 
   @MessagePattern(ProxySubjects.messagesStream)
   stream(@Payload() cmd: MessagesCommand) {
-    return this.messages.stream(cmd);
+    return this.liveness.watch(cmd.cancelSubject, this.messages.stream(cmd));
   }
 
   @MessagePattern(ProxySubjects.sendPrompt)

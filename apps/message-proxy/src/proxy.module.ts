@@ -10,6 +10,7 @@ import { ExchangeContext } from './messages/exchange-context';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { ProxyController } from './proxy.controller';
+import { StreamLiveness } from './liveness/stream-liveness';
 import { PromptRecorder } from './records/prompt-recorder';
 import { UpstreamService } from './upstream/upstream.service';
 
@@ -46,6 +47,7 @@ export class ProxyModule implements OnApplicationShutdown {
         ExchangeContext,
         UpstreamService,
         PromptRecorder,
+        StreamLiveness,
         MessagesService,
         PromptApiService,
       ],

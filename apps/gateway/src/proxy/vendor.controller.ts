@@ -15,10 +15,15 @@ class VendorParams {
   provider!: string;
 }
 
-type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
+type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string } | { kind: 'ping' };
 
-/** How long a stream may stay silent before the gateway gives up on it (ms). */
-const STREAM_IDLE_MS = 120_000;
+/**
+ * The proxy sends a ping frame every 500 ms however slow the model: this long without any frame
+ * means the proxy (or the NATS link to it) is gone, and the stream ends with an error event (ms).
+ */
+const STREAM_IDLE_MS = 2000;
+/** How often the gateway tells the proxy it still relays the stream, on `<cancelSubject>.alive` (ms). */
+const STREAM_HEARTBEAT_MS = 500;
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,
@@ -57,32 +62,38 @@ export class VendorController {
       return;
     }
     const cancelSubject = `proxy.cancel.${randomUUID()}`;
-    const frames = this.rpc.stream<Frame>(ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward, cancelSubject }, rid, STREAM_IDLE_MS);
-    // Until the first frame arrives nothing is sent, so an early error (a block, an unknown
-    // provider, a limit) still leaves as an ordinary JSON error with its status.
-    const first = await frames.next();
-    if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
-    const head = first.value;
-    reply.hijack();
-    reply.raw.writeHead(head.status, {
-      'content-type': head.contentType,
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-request-id': rid,
-      'x-bastion-prompt-id': head.promptId,
-    });
-    let finished = false;
-    reply.raw.on('close', () => {
-      if (!finished) this.nc.publish(cancelSubject, '');
-    });
+    const heartbeat = setInterval(() => this.nc.publish(`${cancelSubject}.alive`, ''), STREAM_HEARTBEAT_MS);
     try {
-      for await (const frame of frames) if (frame.kind === 'data') reply.raw.write(frame.data);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : 'stream failed';
-      reply.raw.write(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
+      const frames = this.rpc.stream<Frame>(ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward, cancelSubject }, rid, STREAM_IDLE_MS);
+      // Until the head arrives nothing is sent, so an early error (a block, an unknown provider, a
+      // limit) still leaves as an ordinary JSON error with its status.
+      let first = await frames.next();
+      while (!first.done && first.value.kind === 'ping') first = await frames.next();
+      if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
+      const head = first.value;
+      reply.hijack();
+      reply.raw.writeHead(head.status, {
+        'content-type': head.contentType,
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-request-id': rid,
+        'x-bastion-prompt-id': head.promptId,
+      });
+      let finished = false;
+      reply.raw.on('close', () => {
+        if (!finished) this.nc.publish(cancelSubject, '');
+      });
+      try {
+        for await (const frame of frames) if (frame.kind === 'data') reply.raw.write(frame.data);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : 'stream failed';
+        reply.raw.write(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
+      } finally {
+        finished = true;
+        reply.raw.end();
+      }
     } finally {
-      finished = true;
-      reply.raw.end();
+      clearInterval(heartbeat);
     }
   }
 }
