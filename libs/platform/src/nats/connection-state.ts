@@ -1,11 +1,11 @@
 import type { ConnectionOptions, NatsConnection } from '@nats-io/transport-node';
 
 /**
- * Reconnect backoff: 250 ms doubling to 5 s, each delay with up to 50% random jitter so that every
+ * Reconnect backoff: 250 ms doubling to 2 s, each delay with up to 50% random jitter so that every
  * replica of every service does not knock on a restarted NATS server at the same instant.
  */
 export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(5000, 250 * 2 ** Math.min(attempt, 10));
+  const base = Math.min(2000, 250 * 2 ** Math.min(attempt, 10));
   return Math.round(base * (0.5 + random() * 0.5));
 }
 
