@@ -149,7 +149,7 @@ class Service {
     child.kill(sig);
     return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   }
-  async ready(timeoutMs = 30_000) {
+  async ready(timeoutMs = 120_000) {
     const url = this.name === 'gateway' ? `http://127.0.0.1:${this.env.GATEWAY_PORT}/readyz?self` : `http://127.0.0.1:${this.env.HEALTH_PORT}/readyz`;
     const started = now();
     while (now() - started < timeoutMs) {
