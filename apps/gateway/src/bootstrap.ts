@@ -5,7 +5,9 @@ import { devPublicKey } from '@bastion/auth';
 import { type HttpServerSpan, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
+import { ErrorCode } from '@bastion/contracts';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { errorStyleFor, renderError } from './errors/error-renderer';
 import { GatewayModule } from './gateway.module';
 import { registerJsonBodyParser } from './http/json-body';
 import { completeOpenApi } from './http/openapi';
@@ -22,6 +24,9 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     bodyLimit: config.BODY_LIMIT_BYTES,
     logger: false,
     trustProxy: trustProxySetting(config.GATEWAY_TRUST_PROXY),
+    // While stopping, requests on kept-alive connections are answered below in the API's own
+    // error shape, not with Fastify's bare 503.
+    return503OnClosing: false,
   });
   const metrics = new PlatformMetrics('gateway');
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics), adapter, {
@@ -31,7 +36,23 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBodyParser(fastify);
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onRequest', (req, reply, done) => {
+    if (closing) {
+      const rendered = renderError(errorStyleFor(req.url), {
+        code: ErrorCode.UNAVAILABLE,
+        message: 'the gateway is restarting; retry on a new connection',
+        details: [],
+        requestId: String(req.id),
+        retryAfter: 1,
+      });
+      void reply.status(rendered.status).headers({ ...rendered.headers, connection: 'close', 'x-request-id': String(req.id) }).send(rendered.body);
+      return;
+    }
     void reply.header('x-request-id', req.id);
     (req as { startedAt?: number }).startedAt = performance.now();
     // One SERVER span per request; the NATS client finds it in the request context.
@@ -60,7 +81,6 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   app.useGlobalPipes(httpValidationPipe());
   app.useGlobalFilters(new AllExceptionsFilter(logger));
-  app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createLogger, initTracing, loadConfig } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, stopOnSignals } from '@bastion/platform';
 import { createGateway } from './bootstrap';
 import { GatewayConfig } from './config';
 
@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const app = await createGateway(config, logger);
   await app.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+  // SIGTERM: /readyz?self turns 503, requests and streams in flight finish (new requests on kept-alive
+  // connections get a 503 with Retry-After and the connection closes), then NATS drains.
+  stopOnSignals(() => app.close(), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ port: config.GATEWAY_PORT }, `gateway listening on http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}`);
 }
 

@@ -32,6 +32,15 @@ export class ProxyConfig extends PlatformConfig {
   @Min(10)
   @Max(60_000)
   SCAN_BUDGET_MS = 1000;
+
+  /**
+   * How long an answer may wait for its prompt record to be acknowledged by JetStream (ms), through
+   * a NATS blip; past it the answer is a 503. Below the gateway's RPC timeout.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  RECORD_BUDGET_MS = 3000;
 }
 
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');

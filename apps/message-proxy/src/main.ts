@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROXY_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProxyConfig } from './config';
 import { ProxyModule } from './proxy.module';
 
@@ -11,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig(ProxyConfig);
   const logger = createLogger('message-proxy', config.LOG_LEVEL);
   const metrics = new PlatformMetrics('message-proxy');
-  await startService(ProxyModule.forRoot(config, logger, metrics), {
+  const app = await startService(ProxyModule.forRoot(config, logger, metrics), {
     queue: PROXY_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
     metrics,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ healthPort: config.HEALTH_PORT }, 'message proxy listening on NATS');
 }
 

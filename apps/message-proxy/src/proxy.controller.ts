@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { MessagesCommand, ProxyRpc, ProxyStreams, ScanCommand, SendPromptCommand } from '@bastion/contracts';
 import { Handles } from '@bastion/platform';
+import { StreamLiveness } from './liveness/stream-liveness';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { OpenAiChatService } from './openai/openai-chat.service';
@@ -12,6 +13,7 @@ export class ProxyController {
     private readonly messages: MessagesService,
     private readonly prompts: PromptApiService,
     private readonly chat: OpenAiChatService,
+    private readonly liveness: StreamLiveness,
   ) {}
 
   @Handles(ProxyRpc.messages)
@@ -21,7 +23,7 @@ export class ProxyController {
 
   @Handles(ProxyStreams.messages)
   stream(@Payload() cmd: MessagesCommand) {
-    return this.messages.stream(cmd);
+    return this.liveness.watch(cmd.cancelSubject, this.messages.stream(cmd));
   }
 
   @Handles(ProxyRpc.chat)
@@ -31,7 +33,7 @@ export class ProxyController {
 
   @Handles(ProxyStreams.chat)
   chatStream(@Payload() cmd: MessagesCommand) {
-    return this.chat.stream(cmd);
+    return this.liveness.watch(cmd.cancelSubject, this.chat.stream(cmd));
   }
 
   @Handles(ProxyRpc.sendPrompt)

@@ -12,6 +12,7 @@ import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { OpenAiChatService } from './openai/openai-chat.service';
 import { ProxyController } from './proxy.controller';
+import { StreamLiveness } from './liveness/stream-liveness';
 import { PromptRecorder } from './records/prompt-recorder';
 import { UpstreamService } from './upstream/upstream.service';
 
@@ -36,7 +37,7 @@ export class ProxyModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'message-proxy');
+            const nc = await connectNats(config.NATS_URL, 'message-proxy', logger);
             await ensureStream(nc, PROXY_STREAM_SPEC);
             return nc;
           },
@@ -49,6 +50,7 @@ export class ProxyModule implements OnApplicationShutdown {
         UpstreamService,
         PromptRecorder,
         GuardedExchange,
+        StreamLiveness,
         MessagesService,
         PromptApiService,
         OpenAiChatService,

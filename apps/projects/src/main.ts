@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROJECTS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProjectsConfig } from './config';
 import { ProjectsModule } from './projects.module';
 
@@ -11,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig(ProjectsConfig);
   const logger = createLogger('projects', config.LOG_LEVEL);
   const metrics = new PlatformMetrics('projects');
-  await startService(ProjectsModule.forRoot(config, logger, metrics), {
+  const app = await startService(ProjectsModule.forRoot(config, logger, metrics), {
     queue: PROJECTS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
     metrics,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ healthPort: config.HEALTH_PORT }, 'projects service listening on NATS');
 }
 

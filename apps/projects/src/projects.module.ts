@@ -44,7 +44,7 @@ export class ProjectsModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'projects');
+            const nc = await connectNats(config.NATS_URL, 'projects', logger);
             await ensureStream(nc, PROJECTS_STREAM_SPEC);
             return nc;
           },

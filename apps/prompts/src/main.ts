@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROMPTS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { PromptsConfig } from './config';
 import { PromptsModule } from './prompts.module';
 
@@ -11,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig(PromptsConfig);
   const logger = createLogger('prompts', config.LOG_LEVEL);
   const metrics = new PlatformMetrics('prompts');
-  await startService(PromptsModule.forRoot(config, logger, metrics), {
+  const app = await startService(PromptsModule.forRoot(config, logger, metrics), {
     queue: PROMPTS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
     metrics,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ healthPort: config.HEALTH_PORT }, 'prompts service listening on NATS');
 }
 

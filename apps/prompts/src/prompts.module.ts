@@ -34,7 +34,7 @@ export class PromptsModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'prompts');
+            const nc = await connectNats(config.NATS_URL, 'prompts', logger);
             // The proxy declares the same stream; whichever starts first creates it.
             await ensureStream(nc, PROXY_STREAM_SPEC);
             return nc;

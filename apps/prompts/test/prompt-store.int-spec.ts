@@ -182,6 +182,6 @@ describe('prompt store', () => {
   });
 
   it('answers its health check with the database and NATS', async () => {
-    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok', process: 'ok' } });
   });
 });

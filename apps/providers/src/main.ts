@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROVIDERS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProvidersConfig } from './config';
 import { ProvidersModule } from './providers.module';
 
@@ -11,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig(ProvidersConfig);
   const logger = createLogger('providers', config.LOG_LEVEL);
   const metrics = new PlatformMetrics('providers');
-  await startService(ProvidersModule.forRoot(config, logger, metrics), {
+  const app = await startService(ProvidersModule.forRoot(config, logger, metrics), {
     queue: PROVIDERS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
     metrics,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ healthPort: config.HEALTH_PORT }, 'providers service listening on NATS');
 }
 

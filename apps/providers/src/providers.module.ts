@@ -42,7 +42,7 @@ export class ProvidersModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'providers');
+            const nc = await connectNats(config.NATS_URL, 'providers', logger);
             await ensureStream(nc, PROVIDERS_STREAM_SPEC);
             return nc;
           },

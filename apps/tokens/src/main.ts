@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { TokensConfig } from './config';
 import { TokensModule } from './tokens.module';
 
@@ -11,12 +11,14 @@ async function main(): Promise<void> {
   const config = loadConfig(TokensConfig);
   const logger = createLogger('tokens', config.LOG_LEVEL);
   const metrics = new PlatformMetrics('tokens');
-  await startService(TokensModule.forRoot(config, logger, metrics), {
+  const app = await startService(TokensModule.forRoot(config, logger, metrics), {
     queue: TOKENS_QUEUE,
     natsUrl: config.NATS_URL,
     logger,
     metrics,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   });
+  stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
   logger.info({ healthPort: config.HEALTH_PORT }, 'tokens service listening on NATS');
 }
 

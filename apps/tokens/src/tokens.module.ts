@@ -54,7 +54,7 @@ export class TokensModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'tokens');
+            const nc = await connectNats(config.NATS_URL, 'tokens', logger);
             await ensureStream(nc, TOKENS_STREAM_SPEC);
             await ensureStream(nc, ADMISSIONS_STREAM_SPEC);
             return nc;

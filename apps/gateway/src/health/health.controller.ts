@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Public } from '@bastion/auth';
 import { type NoPayload, type PlatformHealthView, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
-import { NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
+import { type HealthReport, lifecycleCheck, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -45,7 +45,7 @@ export class HealthController {
   @ApiOkResponse({ schema: { oneOf: [{ $ref: '#/components/schemas/ServiceHealthView' }, { $ref: '#/components/schemas/PlatformHealthView' }] } })
   async readyz(@Query('self') self: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     if (self !== undefined) {
-      const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
+      const report = await runHealthChecks('gateway', { nats: () => this.nc.flush(), process: lifecycleCheck });
       void reply.status(report.status === 'ok' ? 200 : 503);
       return report;
     }

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type MessagesCommand, ProxySignals, type ProxyStreams } from '@bastion/contracts';
+import { type MessagesCommand, ProxySignals, type ProxyStreams, STREAM_HEARTBEAT_MS, STREAM_PEER_TIMEOUT_MS } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NatsRpcClient } from '@bastion/platform';
 import type { FastifyReply } from 'fastify';
 
-/** How long a stream may stay silent before the gateway gives up on it (ms). */
-const STREAM_IDLE_MS = 120_000;
-
 /**
  * Relays a streamed exchange of the message proxy to the client: NATS replies in, the HTTP body
- * out. Until the first frame arrives nothing is sent, so an early error (a block, an unknown
- * provider, a limit) still leaves as an ordinary error with its status. After that the proxy's
- * frames are written as they come; `failure` writes a transport failure in the route's dialect.
+ * out. Until the head arrives nothing is sent, so an early error (a block, an unknown provider, a
+ * limit) still leaves as an ordinary error with its status. After that the proxy's frames are
+ * written as they come; `failure` writes a transport failure in the route's dialect. Both sides
+ * beat: the proxy sends a ping frame every STREAM_HEARTBEAT_MS however slow the model, so silence
+ * for STREAM_PEER_TIMEOUT_MS means it is gone and the stream ends with an error; the gateway
+ * publishes on `<cancelSubject>.alive` as long as it relays, so the proxy can tell it is gone too.
  */
 export async function relayStream(
   rpc: NatsRpcClient,
@@ -23,28 +23,34 @@ export async function relayStream(
   failure: (message: string) => string,
 ): Promise<void> {
   const cancelSubject = ProxySignals.cancel.subject(randomUUID());
-  const frames = rpc.stream(contract, { ...command, cancelSubject }, rid, STREAM_IDLE_MS);
-  const first = await frames.next();
-  if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
-  const head = first.value;
-  reply.hijack();
-  reply.raw.writeHead(head.status, {
-    'content-type': head.contentType,
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-request-id': rid,
-    'x-bastion-prompt-id': head.promptId,
-  });
-  let finished = false;
-  reply.raw.on('close', () => {
-    if (!finished) nc.publish(cancelSubject, '');
-  });
+  const heartbeat = setInterval(() => nc.publish(`${cancelSubject}.alive`, ''), STREAM_HEARTBEAT_MS);
   try {
-    for await (const frame of frames) if (frame.kind === 'data') reply.raw.write(frame.data);
-  } catch (err) {
-    reply.raw.write(failure(err instanceof Error ? err.message : 'stream failed'));
+    const frames = rpc.stream(contract, { ...command, cancelSubject }, rid, STREAM_PEER_TIMEOUT_MS);
+    let first = await frames.next();
+    while (!first.done && first.value.kind === 'ping') first = await frames.next();
+    if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
+    const head = first.value;
+    reply.hijack();
+    reply.raw.writeHead(head.status, {
+      'content-type': head.contentType,
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-request-id': rid,
+      'x-bastion-prompt-id': head.promptId,
+    });
+    let finished = false;
+    reply.raw.on('close', () => {
+      if (!finished) nc.publish(cancelSubject, '');
+    });
+    try {
+      for await (const frame of frames) if (frame.kind === 'data') reply.raw.write(frame.data);
+    } catch (err) {
+      reply.raw.write(failure(err instanceof Error ? err.message : 'stream failed'));
+    } finally {
+      finished = true;
+      reply.raw.end();
+    }
   } finally {
-    finished = true;
-    reply.raw.end();
+    clearInterval(heartbeat);
   }
 }

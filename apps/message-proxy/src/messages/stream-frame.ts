@@ -1,2 +1,2 @@
 /** Declared with the stream's contract (`ProxyStreams.messages`), which the gateway reads too. */
-export type { StreamFrame } from '@bastion/contracts';
+export { type StreamFrame, STREAM_HEARTBEAT_MS, STREAM_PEER_TIMEOUT_MS } from '@bastion/contracts';

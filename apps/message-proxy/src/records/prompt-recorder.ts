@@ -10,7 +10,7 @@ import {
 } from '@bastion/contracts';
 import { EventPublisher } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { PROXY_LOGGER } from '../config';
+import { PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from '../config';
 
 export interface PromptDraft {
   principal: Principal;
@@ -36,22 +36,26 @@ export interface PromptOutcomeParts {
  * Every finished prompt becomes one `proxy.prompt.recorded.v1` on JetStream, keyed by its id (the
  * stream's message id too, so a retried publish is stored once). The prompts service stores it;
  * while that service is down the record waits in the stream.
+ *
+ * No answer without its record: `record()` resolves only once JetStream acknowledged the record
+ * (it is then on the server's disk and the prompts service will store it), retrying through a NATS
+ * outage for up to RECORD_BUDGET_MS. When that fails it throws UNAVAILABLE, so the caller answers
+ * 503 rather than an answer whose record is lost. A record larger than NATS's max_payload goes to
+ * the JetStream object store, referenced from the stream.
  */
 @Injectable()
 export class PromptRecorder {
   constructor(
     private readonly events: EventPublisher,
     @Inject(PROXY_LOGGER) private readonly logger: Logger,
+    @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
   ) {}
 
   start(draft: PromptDraft): { id: string; receivedAt: Date; draft: PromptDraft } {
     return { id: randomUUID(), receivedAt: new Date(), draft };
   }
 
-  /**
-   * Publishes the record without holding the caller's answer for the stream's ack: either way a
-   * failed publish can only be logged, and the ack round trip sat on every request's latency.
-   */
+  /** Resolves once the record is durable; throws UNAVAILABLE (503) when it cannot be made so in time. */
   async record(started: { id: string; receivedAt: Date; draft: PromptDraft }, parts: PromptOutcomeParts): Promise<PromptRecordedEvent> {
     const d = started.draft;
     const event: PromptRecordedEvent = {
@@ -85,12 +89,12 @@ export class PromptRecorder {
         scannerResults: parts.scannerResults,
       },
     };
-    this.events.publish(ProxyEventContracts.promptRecorded, event, event.id).catch((err: unknown) => {
-      // Retried once: the message id makes JetStream store it once even if the first one landed.
-      this.events.publish(ProxyEventContracts.promptRecorded, event, event.id).catch(() => {
-        this.logger.error({ err, promptId: event.id }, 'could not publish a prompt record');
-      });
-    });
+    try {
+      await this.events.publishDurably(ProxyEventContracts.promptRecorded, event, event.id, this.config.RECORD_BUDGET_MS);
+    } catch (err) {
+      this.logger.error({ err, promptId: event.id }, 'could not make a prompt record durable; answering 503');
+      throw err;
+    }
     return event;
   }
 }

@@ -24,6 +24,15 @@ export class PlatformConfig {
   @Min(0)
   @Max(65535)
   HEALTH_PORT = 9464;
+
+  /**
+   * How long a stop (SIGTERM) waits for the requests and streams in flight (ms). Keep it below the
+   * pod's terminationGracePeriodSeconds minus its preStop sleep.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS = 20_000;
 }
 
 export class DatabaseConfig extends PlatformConfig {

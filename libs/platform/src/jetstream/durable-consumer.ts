@@ -3,7 +3,12 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Logger } from 'pino';
+import type { ObjectStore } from '@nats-io/obj';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
+import { reconnectDelay } from '../nats/connection-state';
+import { OutageLog } from '../ops/outage-log';
+import { isDatabaseUnavailable } from '../prisma/prisma-errors';
+import { openPayloadStore, PAYLOAD_OBJECT_HEADER } from './event-publisher';
 
 export interface EventMeta {
   subject: string;
@@ -33,34 +38,46 @@ export interface DurableConsumerOptions<T extends object> {
    * `handler`, so one bad event cannot hold the others back.
    */
   batch?: { handler: (events: T[]) => Promise<void>; size?: number; waitMs?: number };
+  /** How long a delivered event may go unacknowledged before the server delivers it again (ms); default 5 s. */
+  ackWaitMs?: number;
 }
 
 /**
  * A JetStream durable pull consumer with explicit acks: an event is acknowledged only after its
  * handler succeeded, so a consumer that was stopped or crashed receives, on restart, every event it
- * had not finished.
+ * had not finished; an event delivered but never acknowledged (a crashed replica) comes again after
+ * `ackWaitMs` (5 s), while a slow handler keeps its events with progress acks. With `batch`, the
+ * events already delivered (up to `size`, waiting at most `waitMs` for more) go to the batch handler
+ * in one call and are acknowledged together. If the subscription ends (NATS away longer than the
+ * client's pull could survive, a consumer deleted), it is opened again with backoff, forever.
  */
 export class DurableConsumer<T extends object> {
   private messages?: ConsumerMessages;
   private loop?: Promise<void>;
+  private stopped = false;
+  private readonly outages: OutageLog;
+  private payloads?: Promise<ObjectStore>;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly options: DurableConsumerOptions<T>,
-  ) {}
+  ) {
+    this.outages = new OutageLog(options.logger);
+  }
 
   static async start<T extends object>(nc: NatsConnection, options: DurableConsumerOptions<T>): Promise<DurableConsumer<T>> {
     const consumer = new DurableConsumer(nc, options);
-    await consumer.open();
+    consumer.messages = await consumer.open();
+    consumer.loop = consumer.run(consumer.messages);
     return consumer;
   }
 
-  private async open(): Promise<void> {
+  private async open(): Promise<ConsumerMessages> {
     const { stream, durable, subjects } = this.options;
     const jsm = await jetstreamManager(this.nc);
     // One subject uses `filter_subject`, which NATS servers before 2.10 (Debian's 2.9) understand too.
     const filter = subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects };
-    const ackWait = 30_000_000_000;
+    const ackWait = (this.options.ackWaitMs ?? 5000) * 1_000_000;
     try {
       await jsm.consumers.info(stream, durable);
       await jsm.consumers.update(stream, durable, { ...filter, ack_wait: ackWait });
@@ -74,41 +91,149 @@ export class DurableConsumer<T extends object> {
       });
     }
     const consumer = await jetstream(this.nc).consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: 256 });
-    this.loop = this.run(this.messages);
+    return consumer.consume({ max_messages: Math.max(256, 2 * (this.options.batch?.size ?? 1)) });
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    const { payload, handler, logger, retryDelayMs = 1000 } = this.options;
-    for await (const m of messages) {
-      const requestId = m.headers?.get(REQUEST_ID_HEADER) || `event-${m.seq}`;
-      await requestContext.run({ requestId }, async () => {
-        let event: T;
-        try {
-          event = plainToInstance(payload, m.json<object>());
-          const errors = await validate(event);
-          if (errors.length > 0) throw new Error(`invalid payload: ${errors.map((e) => e.property).join(', ')}`);
-        } catch (err) {
-          logger.error({ err, subject: m.subject, seq: m.seq }, 'dropping malformed event');
-          // No reason text: NATS servers before 2.10 ignore `+TERM <reason>`, and the event would
-          // come back every ack wait, forever.
-          m.term();
-          return;
+  /** Runs the subscription; when it ends without a stop, opens it again with backoff. */
+  private async run(first: ConsumerMessages): Promise<void> {
+    let messages: ConsumerMessages | undefined = first;
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        if (!messages) {
+          messages = await this.open();
+          this.messages = messages;
+          if (this.stopped) await messages.close();
+          attempt = 0;
         }
-        try {
-          await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
-          m.ack();
-        } catch (err) {
-          logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed; will retry');
-          m.nak(retryDelayMs);
-        }
-      });
+        await this.drain(messages);
+      } catch (err) {
+        this.outages.report('jetstream consumer', err);
+      }
+      messages = undefined;
+      // A closed connection never comes back: whoever closed it is stopping.
+      if (this.nc.isClosed()) return;
+      if (!this.stopped) await sleep(reconnectDelay(attempt));
     }
+  }
+
+  private async drain(messages: ConsumerMessages): Promise<void> {
+    const size = this.options.batch ? (this.options.batch.size ?? 100) : 1;
+    const waitMs = this.options.batch?.waitMs ?? 10;
+    const it = messages[Symbol.asyncIterator]();
+    let pending: Promise<IteratorResult<JsMsg>> | undefined;
+    for (;;) {
+      const first = await (pending ?? it.next());
+      pending = undefined;
+      if (first.done) return;
+      const batch = [first.value];
+      const until = Date.now() + waitMs;
+      let done = false;
+      while (batch.length < size) {
+        pending = it.next();
+        const next = await Promise.race([pending, sleep(Math.max(0, until - Date.now())).then(() => null)]);
+        if (next === null) break;
+        pending = undefined;
+        if (next.done) {
+          done = true;
+          break;
+        }
+        batch.push(next.value);
+      }
+      await this.handle(batch);
+      if (done) return;
+    }
+  }
+
+  /** Decodes, validates and handles delivered events; acks what succeeded, naks what failed. */
+  private async handle(msgs: JsMsg[]): Promise<void> {
+    const { handler, batch, retryDelayMs = 1000 } = this.options;
+    const progress = setInterval(() => msgs.forEach((m) => m.working()), Math.max(500, (this.options.ackWaitMs ?? 5000) / 2));
+    try {
+      const decoded: Array<{ m: JsMsg; event: T }> = [];
+      for (const m of msgs) {
+        const event = await this.decode(m);
+        if (event) decoded.push({ m, event });
+      }
+      if (batch && decoded.length > 1) {
+        try {
+          await requestContext.run({ requestId: `events-${decoded[0].m.seq}-${decoded.at(-1)!.m.seq}` }, () => batch.handler(decoded.map((d) => d.event)));
+          await Promise.all(decoded.map((d) => d.m.ackAck().catch(() => d.m.ack())));
+          return;
+        } catch (err) {
+          // One by one below, so one bad event cannot hold the others back.
+          this.failure(err, decoded[0].m);
+        }
+      }
+      for (const { m, event } of decoded) {
+        const requestId = m.headers?.get(REQUEST_ID_HEADER) || `event-${m.seq}`;
+        await requestContext.run({ requestId }, async () => {
+          try {
+            await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
+            m.ack();
+          } catch (err) {
+            this.failure(err, m);
+            m.nak(retryDelayMs);
+          }
+        });
+      }
+    } finally {
+      clearInterval(progress);
+    }
+  }
+
+  private failure(err: unknown, m: JsMsg): void {
+    if (isDatabaseUnavailable(err)) this.outages.report('database', err);
+    else this.options.logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed; will retry');
+  }
+
+  /** The event, validated; a malformed one is logged and terminated (null). */
+  private async decode(m: JsMsg): Promise<T | null> {
+    const { payload, logger } = this.options;
+    try {
+      const ref = m.headers?.get(PAYLOAD_OBJECT_HEADER);
+      const raw = ref ? await this.fetchPayload(ref) : m.json<object>();
+      const event = plainToInstance(payload, raw);
+      const errors = await validate(event);
+      if (errors.length > 0) throw new Error(`invalid payload: ${errors.map((e) => e.property).join(', ')}`);
+      return event;
+    } catch (err) {
+      if (err instanceof PayloadUnavailable) {
+        this.outages.report('object store', err);
+        m.nak(this.options.retryDelayMs ?? 1000);
+        return null;
+      }
+      logger.error({ err, subject: m.subject, seq: m.seq }, 'dropping malformed event');
+      // No reason text: NATS servers before 2.10 ignore `+TERM <reason>`, and the event would
+      // come back every ack wait, forever.
+      m.term();
+      return null;
+    }
+  }
+
+  private async fetchPayload(ref: string): Promise<object> {
+    const name = ref.slice(ref.indexOf('/') + 1);
+    let data: Uint8Array | null;
+    try {
+      this.payloads ??= openPayloadStore(this.nc);
+      data = await (await this.payloads).getBlob(name);
+    } catch (err) {
+      this.payloads = undefined;
+      throw new PayloadUnavailable(err instanceof Error ? err.message : String(err));
+    }
+    if (!data) throw new Error(`payload object ${ref} is missing`);
+    return JSON.parse(new TextDecoder().decode(data)) as object;
   }
 
   /** Stops pulling; unacknowledged events stay on the server for the next start. */
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.messages?.close();
     await this.loop;
   }
+}
+
+class PayloadUnavailable extends Error {}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError, ErrorCode } from '@bastion/contracts';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { headers, type NatsConnection } from '@nats-io/transport-node';
 import type { EventContract } from '@bastion/contracts';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { processState } from '../nats/connection-state';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
 import { injectIntoNatsHeaders } from '../tracing/spans';
 
@@ -75,5 +78,72 @@ export class EventPublisher {
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
     await this.js.publish(event.subject, JSON.stringify(payload), { msgID: eventId, headers: h });
+  }
+
+  /**
+   * Makes the event durable or fails: resolves only once the stream acknowledged it, retrying
+   * (the event id makes the stream store it once) through a NATS outage for up to `budgetMs`, then
+   * throws UNAVAILABLE. An event larger than what the server takes in one message goes to the
+   * object store bucket `EVENT_PAYLOAD_BUCKET` under its id, and the stream gets a reference that
+   * `DurableConsumer` resolves.
+   */
+  async publishDurably<P extends object>(event: EventContract<P>, payload: NoInfer<P>, eventId: string, budgetMs: number): Promise<void> {
+    const deadline = Date.now() + budgetMs;
+    const h = headers();
+    const requestId = requestContext.getStore()?.requestId;
+    if (requestId) h.set(REQUEST_ID_HEADER, requestId);
+    injectIntoNatsHeaders(h);
+    const data = new TextEncoder().encode(JSON.stringify(payload));
+    const large = data.length > maxEventBytes(this.nc);
+    let lastError: unknown;
+    for (let attempt = 0; Date.now() < deadline; attempt++) {
+      try {
+        if (!processState.isConnected(this.nc)) throw new Error('NATS connection down');
+        const remaining = Math.max(250, deadline - Date.now());
+        if (large) {
+          await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
+          h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
+        }
+        await this.js.publish(event.subject, large ? '{}' : data, { msgID: eventId, headers: h as MsgHdrs, timeout: Math.min(remaining, 2000) });
+        return;
+      } catch (err) {
+        lastError = err;
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 500, Math.max(0, deadline - Date.now()))));
+      }
+    }
+    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    throw new DomainError(ErrorCode.UNAVAILABLE, `the record could not be stored (${reason}); retry shortly`, [], 2);
+  }
+
+  private store?: Promise<ObjectStore>;
+  private payloadStore(): Promise<ObjectStore> {
+    this.store ??= openPayloadStore(this.nc).catch((err: unknown) => {
+      this.store = undefined;
+      throw err;
+    });
+    return this.store;
+  }
+}
+
+/** Object store bucket of event payloads too large for one NATS message (kept as long as the streams keep events). */
+export const EVENT_PAYLOAD_BUCKET = 'event-payloads';
+/** Header of an event whose payload lives in the object store: `<bucket>/<name>`. */
+export const PAYLOAD_OBJECT_HEADER = 'Bastion-Payload-Object';
+
+export function openPayloadStore(nc: NatsConnection): Promise<ObjectStore> {
+  return new Objm(nc).create(EVENT_PAYLOAD_BUCKET, { ttl: 7 * 24 * 3600 * 1_000_000_000 });
+}
+
+/** Bytes an event may take inline: the server's max_payload less room for headers. */
+function maxEventBytes(nc: NatsConnection): number {
+  return (nc.info?.max_payload ?? 1024 * 1024) - 16 * 1024;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }

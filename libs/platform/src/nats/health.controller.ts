@@ -2,6 +2,7 @@ import { Controller, Inject, type Type } from '@nestjs/common';
 import type { NoPayload, RpcContract, ServiceHealthView } from '@bastion/contracts';
 import { type HealthReport, runHealthChecks } from '../health/health';
 import { Handles } from './handles';
+import { lifecycleCheck } from './connection-state';
 import { READINESS_CHECKS, type ReadinessChecks } from './service-app';
 
 /**
@@ -15,7 +16,7 @@ export function healthController(service: string, contract: RpcContract<NoPayloa
 
     @Handles(contract)
     check(): Promise<HealthReport> {
-      return runHealthChecks(service, this.checks);
+      return runHealthChecks(service, { ...this.checks, process: lifecycleCheck });
     }
   }
   return HealthController;

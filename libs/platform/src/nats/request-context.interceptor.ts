@@ -7,6 +7,7 @@ import { finalize, Observable, tap } from 'rxjs';
 import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
 import type { PlatformMetrics } from '../ops/metrics';
 import { recordFailure, startNatsServerSpan } from '../tracing/spans';
+import { processState } from './connection-state';
 
 /**
  * Runs each message handler inside the request's context (request id from the NATS header the
@@ -49,8 +50,14 @@ export class RequestContextInterceptor implements NestInterceptor {
         finalize(() => span.end()),
       );
     return new Observable((subscriber) => {
+      // Counted in flight until it completes, fails or is cancelled: a stop waits for it.
+      processState.begin();
       const { span, ctx } = startNatsServerSpan(subject, nats.getHeaders?.());
-      return requestContext.run({ requestId, tenant, trace: ctx }, () => otelContext.with(ctx, () => handle(span).subscribe(subscriber)));
+      const inner = requestContext.run({ requestId, tenant, trace: ctx }, () => otelContext.with(ctx, () => handle(span).subscribe(subscriber)));
+      return () => {
+        inner.unsubscribe();
+        processState.end();
+      };
     });
   }
 }

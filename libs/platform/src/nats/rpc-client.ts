@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, type RpcContract, type StreamContract } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
+import { processState } from './connection-state';
 import { injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '../tracing/spans';
 
 interface NestReply<T> {
@@ -27,6 +28,7 @@ export class NatsRpcClient {
   }
 
   private async request<T>(subject: string, data: unknown, requestId: string): Promise<T> {
+    this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
@@ -62,6 +64,7 @@ export class NatsRpcClient {
   }
 
   private async *frames<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
+    this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
     const inbox = createInbox();
     const sub = this.nc.subscribe(inbox);
@@ -93,7 +96,20 @@ export class NatsRpcClient {
       span.end();
     }
   }
+
+  /**
+   * While the connection is down a request would sit in the client's buffer for the whole timeout:
+   * fail at once instead, as an outage the caller may retry.
+   */
+  private assertConnected(): void {
+    if (!processState.isConnected(this.nc)) {
+      throw new DomainError(ErrorCode.UNAVAILABLE, 'the messaging system is not reachable; retry shortly', [], OUTAGE_RETRY_AFTER_S);
+    }
+  }
 }
+
+/** Seconds a caller should wait before retrying a request that met an outage. */
+export const OUTAGE_RETRY_AFTER_S = 2;
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, subject: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -112,10 +128,10 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, subject: string):
 function transportError(subject: string, err: unknown, noResponders = false): DomainError {
   const service = subject.split('.')[0];
   if (noResponders || (err instanceof RequestError && err.isNoResponders())) {
-    return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service is not available`);
+    return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service is not available`, [], OUTAGE_RETRY_AFTER_S);
   }
   if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError)) {
     return new DomainError(ErrorCode.DEADLINE_EXCEEDED, `the ${service} service did not answer in time`);
   }
-  return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service could not be reached`);
+  return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service could not be reached`, [], OUTAGE_RETRY_AFTER_S);
 }

@@ -1,10 +1,11 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { Logger } from 'pino';
 import { PinoNestLogger } from '../logging/logger';
 import type { PlatformMetrics } from '../ops/metrics';
+import { processState } from './connection-state';
 import { RequestContextInterceptor } from './request-context.interceptor';
+import { ResilientServerNats } from './resilient-server';
 import { RpcDomainExceptionFilter } from './rpc-exception.filter';
 import { payloadValidationPipe } from './validation';
 
@@ -14,20 +15,38 @@ export interface ServiceAppOptions {
   natsUrl: string;
   logger: Logger;
   metrics?: PlatformMetrics;
+  /** How long a stop waits for the requests in flight (ms); default 20 s. */
+  shutdownGraceMs?: number;
 }
 
 /** Builds a NATS microservice with the platform's validation, error filter and request context. */
 export async function createServiceApp(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module as never, {
-    transport: Transport.NATS,
-    options: { servers: options.natsUrl.split(','), queue: options.queue, name: options.queue },
+  const strategy = new ResilientServerNats(
+    { servers: options.natsUrl.split(','), queue: options.queue, name: options.queue },
+    options.logger,
+    options.shutdownGraceMs ?? 20_000,
+  );
+  const app = await NestFactory.createMicroservice(module as never, {
+    strategy,
     logger: new PinoNestLogger(options.logger),
   });
   app.useGlobalPipes(payloadValidationPipe());
   app.useGlobalFilters(new RpcDomainExceptionFilter(options.logger));
   app.useGlobalInterceptors(new RequestContextInterceptor(options.logger, options.metrics));
-  app.enableShutdownHooks();
+  transports.set(app, strategy);
   return app;
+}
+
+const transports = new WeakMap<INestMicroservice, ResilientServerNats>();
+
+/**
+ * Stops a service gracefully: its transport first (no new work, the requests in flight finish,
+ * their records are published), then the modules (consumers, database, NATS drain). Nest's own
+ * order would run the modules' destroy hooks before the transport stops.
+ */
+export async function closeService(app: INestMicroservice): Promise<void> {
+  await transports.get(app)?.close();
+  await app.close();
 }
 
 /** Injection token of a service's readiness checks: what /readyz and the NATS health subject run. */
@@ -39,4 +58,46 @@ export async function startService(module: unknown, options: ServiceAppOptions):
   const app = await createServiceApp(module, options);
   await app.listen();
   return app;
+}
+
+/**
+ * A graceful stop on SIGTERM/SIGINT: readiness turns 503 at once, then the application closes
+ * (the transport stops taking work and waits for what is in flight, modules flush and drain their
+ * connections) and the process exits. A second signal, or a close that outlives the grace period
+ * by 5 s, exits at once.
+ */
+export function stopOnSignals(close: () => Promise<void>, logger: Logger, graceMs: number): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second stop signal; exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    processState.draining = true;
+    logger.info({ signal, graceMs }, 'stopping: readiness is 503, draining');
+    const force = setTimeout(() => {
+      logger.error('stop took longer than the grace period; exiting');
+      process.exit(1);
+    }, graceMs + 5000);
+    force.unref();
+    close().then(
+      () => {
+        logger.info('stopped');
+        // Raised again without this listener, so others (tracing's flush) run and the process
+        // ends the usual way for the signal.
+        process.removeListener('SIGTERM', onTerm);
+        process.removeListener('SIGINT', onInt);
+        process.kill(process.pid, signal);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  const onTerm = () => stop('SIGTERM');
+  const onInt = () => stop('SIGINT');
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
 }

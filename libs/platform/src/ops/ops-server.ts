@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { type HealthReport, runHealthChecks } from '../health/health';
+import { lifecycleCheck } from '../nats/connection-state';
 import { PlatformMetrics } from './metrics';
 
 export interface OpsServerOptions {
@@ -52,7 +53,7 @@ export class OpsServer implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   async readiness(): Promise<HealthReport> {
-    const report = await runHealthChecks(this.options.service, this.options.readiness);
+    const report = await runHealthChecks(this.options.service, { ...this.options.readiness, process: lifecycleCheck });
     for (const [dependency, result] of Object.entries(report.checks)) {
       if (result !== 'ok') this.options.metrics.dependencyErrors.inc({ dependency });
     }

@@ -1,0 +1,53 @@
+import { ServerNats } from '@nestjs/microservices';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { processState, resilientOptions } from './connection-state';
+
+/**
+ * Nest's NATS transport, made to last: its connection reconnects forever with backoff and jitter
+ * (the library default gives up after 10 attempts, 2 s apart, and then the service is deaf until
+ * restarted) and is tracked for readiness. Closing it is a drain: the subscriptions go first (no new
+ * work), the handlers in flight finish within the grace period, then the connection drains.
+ */
+export class ResilientServerNats extends ServerNats {
+  private readonly attempts: { n: number };
+
+  constructor(
+    options: { servers: string[]; queue: string; name: string },
+    private readonly log: Logger,
+    private readonly graceMs: number,
+  ) {
+    const { attempts, ...resilient } = resilientOptions();
+    super({ ...options, ...resilient } as never);
+    this.attempts = attempts;
+  }
+
+  override async createNatsClient(): Promise<NatsConnection> {
+    const nc = (await super.createNatsClient()) as NatsConnection;
+    const name = String((this as unknown as { options: { name?: string } }).options.name ?? 'service');
+    processState.track(
+      nc,
+      `${name} transport`,
+      (connected, downForMs) => {
+        if (connected) this.log.warn({ connection: `${name} transport`, downForMs }, 'NATS connection back');
+        else this.log.error({ connection: `${name} transport` }, 'NATS connection lost; reconnecting');
+      },
+      this.attempts,
+    );
+    return nc;
+  }
+
+  override async close(): Promise<void> {
+    const self = this as unknown as { natsClient: NatsConnection | null; subscriptions: Subscription[] };
+    const nc = self.natsClient;
+    if (!nc) return;
+    for (const sub of self.subscriptions) sub.unsubscribe();
+    if (processState.inFlight > 0) {
+      this.log.info({ inFlight: processState.inFlight, graceMs: this.graceMs }, 'waiting for in-flight requests');
+      if (!(await processState.whenIdle(this.graceMs))) this.log.warn({ inFlight: processState.inFlight }, 'grace period over; stopping with requests in flight');
+    }
+    if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+    this.statusEventEmitter.removeAllListeners();
+    self.natsClient = null;
+  }
+}

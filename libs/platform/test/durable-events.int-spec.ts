@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@bastion/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { IsOptional, IsString } from 'class-validator';
+import pino from 'pino';
+import { DurableConsumer } from '../src/jetstream/durable-consumer';
+import { ensureStream, EventPublisher } from '../src/jetstream/event-publisher';
+import { connectNats } from '../src/nats/nats-connection';
+
+class Rec {
+  @IsString()
+  id!: string;
+
+  @IsOptional()
+  @IsString()
+  big?: string;
+}
+
+const logger = pino({ level: 'silent' });
+const natsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+async function until(check: () => boolean, ms: number): Promise<number> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - started;
+}
+
+describe('durable events (JetStream)', () => {
+  let nc: NatsConnection;
+  let stream: string;
+  let subject: string;
+
+  beforeEach(async () => {
+    nc ??= await connectNats(natsUrl(), 'durable-test');
+    const tag = randomUUID().slice(0, 8);
+    stream = `TEST_DURABLE_${tag}`;
+    subject = `test.${tag}.recorded.v1`;
+    await ensureStream(nc, { name: stream, subjects: [subject], maxAgeMs: 600_000 });
+  });
+  afterEach(async () => (await jetstreamManager(nc)).streams.delete(stream));
+  afterAll(() => nc?.close());
+
+  it('hands the batch handler up to `size` events per call, each stored once', async () => {
+    const events = new EventPublisher(nc);
+    const ids = Array.from({ length: 500 }, () => randomUUID());
+    await Promise.all(ids.map((id) => events.publishDurably(subject, { id }, id, 5000)));
+    // A retried publish (same id) is stored once.
+    await events.publishDurably(subject, { id: ids[0] }, ids[0], 5000);
+    const batches: number[] = [];
+    const seen: string[] = [];
+    const consumer = await DurableConsumer.start(nc, {
+      stream,
+      durable: 'store',
+      subjects: [subject],
+      payload: Rec,
+      logger,
+      handler: async (e) => void seen.push(e.id),
+      batch: { handler: async (es) => void (batches.push(es.length), seen.push(...es.map((e) => e.id))), size: 200, waitMs: 50 },
+    });
+    await until(() => seen.length >= 500, 10_000);
+    await consumer.stop();
+    expect(new Set(seen).size).toBe(500);
+    expect(seen).toHaveLength(500);
+    expect(Math.max(...batches)).toBe(200);
+    expect(batches.length).toBeLessThanOrEqual(6);
+  });
+
+  it('stores a record larger than max_payload through the object store', async () => {
+    const events = new EventPublisher(nc);
+    const big = 'x'.repeat((nc.info?.max_payload ?? 1_048_576) + 100_000);
+    const id = randomUUID();
+    await events.publishDurably(subject, { id, big }, id, 5000);
+    const got: Rec[] = [];
+    const consumer = await DurableConsumer.start(nc, { stream, durable: 'store', subjects: [subject], payload: Rec, logger, handler: async (e) => void got.push(e) });
+    await until(() => got.length === 1, 5000);
+    await consumer.stop();
+    expect(got[0].id).toBe(id);
+    expect(got[0].big).toHaveLength(big.length);
+  });
+
+  it('delivers again within seconds what a crashed consumer had not acknowledged', async () => {
+    const id = randomUUID();
+    await new EventPublisher(nc).publishDurably(subject, { id }, id, 5000);
+    const crashing = await connectNats(natsUrl(), 'durable-test-crashing');
+    let received = false;
+    await DurableConsumer.start(crashing, {
+      stream,
+      durable: 'store',
+      subjects: [subject],
+      payload: Rec,
+      logger,
+      ackWaitMs: 2000,
+      handler: () => {
+        received = true;
+        return new Promise(() => undefined); // never finishes: the process "dies" holding it
+      },
+    });
+    await until(() => received, 5000);
+    await crashing.close();
+    const crashedAt = Date.now();
+    const got: string[] = [];
+    const consumer = await DurableConsumer.start(nc, { stream, durable: 'store', subjects: [subject], payload: Rec, logger, ackWaitMs: 2000, handler: async (e) => void got.push(e.id) });
+    await until(() => got.length === 1, 10_000);
+    await consumer.stop();
+    expect(got).toEqual([id]);
+    expect(Date.now() - crashedAt).toBeLessThan(4000);
+  });
+
+  it('answers UNAVAILABLE when the record cannot be made durable in its budget', async () => {
+    const events = new EventPublisher(nc);
+    const started = Date.now();
+    const err = await events.publishDurably('test.nobody.stores.this.v1', { id: 'x' }, randomUUID(), 600).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+});

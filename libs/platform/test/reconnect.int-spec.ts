@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorCode } from '@bastion/contracts';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { lifecycleCheck, processState, reconnectDelay } from '../src/nats/connection-state';
+import { connectNats } from '../src/nats/nats-connection';
+import { NatsRpcClient } from '../src/nats/rpc-client';
+
+/** A nats-server of this test's own, so it can be killed and started again. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startNats(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+  return new Promise((resolve) => setTimeout(() => resolve(child), 400));
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < ms) {
+    if (await check()) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+describe('a NATS outage (own nats-server, killed and restarted)', () => {
+  let port: number;
+  let dir: string;
+  let server: ChildProcess | undefined;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), 'nats-reconnect-'));
+    server = await startNats(port, dir);
+    nc = await connectNats(`nats://127.0.0.1:${port}`, 'reconnect-test');
+  });
+  afterAll(async () => {
+    await nc?.close();
+    server?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fails requests at once and reports not ready while down, then recovers without a restart', async () => {
+    const rpc = new NatsRpcClient(nc, 5000);
+    await expect(lifecycleCheck()).resolves.toBeUndefined();
+    server!.kill('SIGKILL');
+    await until(() => !processState.isConnected(nc), 3000);
+    await expect(lifecycleCheck()).rejects.toThrow(/NATS connection down: reconnect-test/);
+    const started = Date.now();
+    const err = await rpc.request('test.anything.v1', {}, 'r').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE, retryAfter: 2 });
+
+    server = await startNats(port, dir);
+    await until(() => processState.isConnected(nc), 8000);
+    await expect(lifecycleCheck()).resolves.toBeUndefined();
+    const sub = nc.subscribe('test.echo.v1', { callback: (_e, m) => m.respond(JSON.stringify({ response: 'pong', isDisposed: true })) });
+    await expect(rpc.request('test.echo.v1', {}, 'r')).resolves.toBe('pong');
+    sub.unsubscribe();
+  });
+
+  it('backs off from 250 ms to 2 s with jitter', () => {
+    expect(reconnectDelay(0, () => 1)).toBe(250);
+    expect(reconnectDelay(0, () => 0)).toBe(125);
+    expect(reconnectDelay(2, () => 1)).toBe(1000);
+    expect(reconnectDelay(50, () => 1)).toBe(2000);
+    expect(reconnectDelay(50, () => 0)).toBe(1000);
+  });
+});
