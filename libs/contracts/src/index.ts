@@ -18,3 +18,4 @@ export * from './providers';
 export * from './prompts';
 export * from './proxy';
 export * from './projects';
+export * from './keys';

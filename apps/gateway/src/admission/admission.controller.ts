@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Public } from '@bastion/auth';
+import { CurrentPrincipal } from '@bastion/auth';
 import {
   CloudInitQuery,
   type Jwks,
@@ -24,7 +24,6 @@ export class AdmissionController {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   /** No bearer token: the site admission token in the body is the credential. */
-  @Public()
   @Post('api/register/registerBootstrap')
   @HttpCode(200)
   @ApiOperation({ summary: 'Register a site with a site admission token (401 "invalid token" when refused)' })
@@ -65,7 +64,6 @@ export class AdmissionController {
     return this.rpc.request<{ cloud_init_config: string }>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
 
-  @Public()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify site JWTs' })
   jwks(@RequestId() rid: string) {

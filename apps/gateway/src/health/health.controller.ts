@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Public } from '@bastion/auth';
 import { ProjectSubjects, PromptSubjects, ProxySubjects, ProviderSubjects, TokenSubjects } from '@bastion/contracts';
-import { type HealthReport, NATS_CONNECTION, NatsRpcClient, PlatformMetrics, runHealthChecks } from '@bastion/platform';
+import { type HealthReport, NATS_CONNECTION, NatsRpcClient, runHealthChecks } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -21,12 +20,10 @@ const SERVICES: Record<string, string> = {
 export class HealthController {
   constructor(
     private readonly rpc: NatsRpcClient,
-    private readonly platformMetrics: PlatformMetrics,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
 
   /** The process runs (for the liveness probe). */
-  @Public()
   @Get('livez')
   livez() {
     return { status: 'ok' };
@@ -36,41 +33,30 @@ export class HealthController {
    * Readiness of the whole platform: every service answers on NATS with its own dependencies
    * (database, NATS) up. `?self` checks only the gateway's own NATS connection, which is what a
    * Kubernetes readiness probe of the gateway should use (so one service's outage does not take
-   * every gateway out of rotation).
+   * every gateway out of rotation). The public port says ok or not and nothing more: the details
+   * are on each process's ops port (HEALTH_PORT, /readyz).
    */
-  @Public()
   @Get('readyz')
   async readyz(@Query('self') self: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (self !== undefined) {
-      const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
-      void reply.status(report.status === 'ok' ? 200 : 503);
-      return report;
-    }
-    return this.healthz(reply);
+    if (self === undefined) return this.healthz(reply);
+    const report = await runHealthChecks('gateway', { nats: () => this.nc.flush() });
+    void reply.status(report.status === 'ok' ? 200 : 503);
+    return { status: report.status === 'ok' ? 'ok' : 'degraded' };
   }
 
-  @Public()
-  @Get('metrics')
-  async metrics(@Res() reply: FastifyReply) {
-    void reply.header('content-type', this.platformMetrics.registry.contentType).send(await this.platformMetrics.registry.metrics());
-  }
-
-  /** 200 once every service answers on NATS with its dependencies up; 503 otherwise. */
-  @Public()
+  /** 200 `{status: "ok"}` once every service answers on NATS with its dependencies up; 503 `{status: "degraded"}` otherwise. */
   @Get('healthz')
   async healthz(@Res({ passthrough: true }) reply: FastifyReply) {
-    const services: Record<string, HealthReport | { status: string; error: string }> = {};
-    await Promise.all(
-      Object.entries(SERVICES).map(async ([name, subject]) => {
-        try {
-          services[name] = await this.rpc.request<HealthReport>(subject, {}, `health-${randomUUID()}`);
-        } catch (err) {
-          services[name] = { status: 'unreachable', error: err instanceof Error ? err.message : String(err) };
-        }
-      }),
+    const reports = await Promise.all(
+      Object.values(SERVICES).map((subject) =>
+        this.rpc.request<HealthReport>(subject, {}, `health-${randomUUID()}`).then(
+          (r) => r.status === 'ok',
+          () => false,
+        ),
+      ),
     );
-    const ok = Object.values(services).every((s) => s.status === 'ok');
+    const ok = reports.every(Boolean);
     void reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'degraded', services };
+    return { status: ok ? 'ok' : 'degraded' };
   }
 }

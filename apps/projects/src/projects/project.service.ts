@@ -52,6 +52,8 @@ import {
 } from '../domain/project-config';
 import { isUuid, resolveRuntimeVersion } from '../domain/versions';
 import { ProjectsEventPublisher } from '../events/projects-event.publisher';
+import { ApiKeyRepository } from '../keys/api-key.repository';
+import { ApiKeyService } from '../keys/api-key.service';
 import type { Project } from '../generated/prisma/client';
 import { PROJECTS_LOGGER } from '../logger';
 import { ScannerRepository } from '../scanners/scanner.repository';
@@ -71,6 +73,8 @@ export class ProjectService {
     private readonly projects: ProjectRepository,
     private readonly scanners: ScannerRepository,
     private readonly events: ProjectsEventPublisher,
+    private readonly keys: ApiKeyService,
+    private readonly keyRows: ApiKeyRepository,
     @Inject(PROJECTS_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -98,7 +102,8 @@ export class ProjectService {
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.projects.page(principal.tenant, c, size), size, c);
-    return { projects: page.items.map((p) => projectView(p, currentRevision(p))), next: page.next, prev: page.prev };
+    const counts = await this.keyRows.countByProject(principal.tenant, page.items.map((p) => p.id));
+    return { projects: page.items.map((p) => projectView(p, currentRevision(p), counts.get(p.id) ?? 0)), next: page.next, prev: page.prev };
   }
 
   /** By id or name (`default` is made on first use); with `configAt`, the config in force then. */
@@ -109,10 +114,11 @@ export class ProjectService {
     if (principal.project !== undefined && principal.project.toLowerCase() !== project.id && principal.project !== project.name) {
       throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}: it may only read that project`);
     }
-    if (!at) return { project: projectView(project, currentRevision(project)) };
+    const tokens = await this.tokenCount(principal.tenant, project.id);
+    if (!at) return { project: projectView(project, currentRevision(project), tokens) };
     const revision = revisionAt(await this.projects.revisionsUpTo(project.id, at), at);
     if (!revision) throw DomainError.notFound(`project ${project.name} did not exist at ${at.toISOString()}; it was created at ${project.createdAt.toISOString()}`);
-    return { project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }) };
+    return { project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }, tokens) };
   }
 
   async update({ principal, id, body }: UpdateProjectCommand): Promise<{ project: ProjectView }> {
@@ -130,6 +136,7 @@ export class ProjectService {
     authorize(principal, 'admin');
     const deleted = await this.projects.delete(principal.tenant, id);
     if (!deleted) throw projectNotFound(id);
+    await this.keys.projectDeleted(principal.tenant, deleted.id);
     await this.events.projectChanged(deleted, 'deleted');
     return { message: `Project ${deleted.name} deleted` };
   }
@@ -218,7 +225,11 @@ export class ProjectService {
     });
     if (!project) throw projectNotFound(id);
     await this.events.projectChanged(project, configChanged ? 'config-changed' : 'updated');
-    return { project: projectView(project, currentRevision(project)) };
+    return { project: projectView(project, currentRevision(project), await this.tokenCount(principal.tenant, project.id)) };
+  }
+
+  private async tokenCount(tenant: string, projectId: string): Promise<number> {
+    return (await this.keyRows.countByProject(tenant, [projectId])).get(projectId) ?? 0;
   }
 
   private async resolve(tenant: string, ref: string): Promise<Project> {
