@@ -27,6 +27,7 @@ import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';
 import { providerRuntime, providerView, systemProviderView } from './provider.mapper';
 import { ProviderRepository } from './provider.repository';
+import { checkOutputsReadNoSecret, checkSecretsRebound } from './secret-binding';
 import { mergeSecrets } from './secret-mask';
 
 /** Names a template may use besides its inputs and secrets. */
@@ -150,8 +151,13 @@ export class ProviderService implements OnModuleInit {
   async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
     authorize(principal, 'member');
     const current = await this.mustFind(principal.tenant, ref);
+    const stored = this.open(current);
+    checkSecretsRebound(
+      { template: current.template, authTemplate: current.authTemplate, inputs: current.inputs as Record<string, string>, secrets: stored },
+      { template: body.template === undefined ? undefined : plainJson(body.template), authTemplate: body.authTemplate === undefined ? undefined : plainJson(body.authTemplate), inputs: body.inputs, secrets: body.secrets },
+    );
     const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
-    const secrets = body.secrets ? mergeSecrets(this.open(current), body.secrets) : this.open(current);
+    const secrets = body.secrets ? mergeSecrets(stored, body.secrets) : stored;
     const template = body.template ? plainJson(body.template) : current.template;
     checkTemplate(template, inputs, secrets);
     const updated = await this.providers.update(current.id, {
@@ -217,6 +223,7 @@ export class ProviderService implements OnModuleInit {
  * `declaredSecrets` are the names a system provider declares: known even while unset.
  */
 export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
+  checkOutputsReadNoSecret(template, [...Object.keys(secrets), ...declaredSecrets]);
   const clash = Object.keys(inputs).filter((k) => k in secrets);
   if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
   const known = [...SCOPE_NAMES, ...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
