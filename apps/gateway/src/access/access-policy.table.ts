@@ -32,6 +32,7 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
   'DELETE /api/register/namespaces/:namespace/tokens/:name': admin(),
   'POST /api/register/namespaces/:namespace/tokens/:name/state': admin(),
   'GET /api/register/namespaces/:namespace/registrations': read(),
+  'DELETE /api/register/namespaces/:namespace/registrations/:name': admin(),
   'POST /api/register/namespaces/system/get-registrations-by-token': read(),
   'GET /api/register/namespaces/system/get-cloud-init-config': write(),
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
@@ -15,7 +15,7 @@ import {
 import { NatsRpcClient } from '@bastion/platform';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-id.decorator';
-import { NamespaceParams } from '../tokens/token-params.dto';
+import { NamespaceParams, TokenParams } from '../tokens/token-params.dto';
 
 /** Site registration with a token, the registrations it made, cloud-init and the JWT keys. */
 @ApiTags('site admission')
@@ -47,6 +47,13 @@ export class AdmissionController {
       { principal, namespace: p.namespace, labelFilter: q.label_filter, reportFields: q.report_fields !== undefined },
       rid,
     );
+  }
+
+  @ApiBearerAuth()
+  @Delete('api/register/namespaces/:namespace/registrations/:name')
+  @ApiOperation({ summary: 'Delete a site registration, freeing its node name for any token' })
+  deleteRegistration(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @RequestId() rid: string) {
+    return this.rpc.request<object>(TokenSubjects.deleteRegistration, { principal, namespace: p.namespace, name: p.name }, rid);
   }
 
   @ApiBearerAuth()

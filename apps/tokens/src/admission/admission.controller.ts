@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenSubjects } from '@bastion/contracts';
+import { DeleteRegistrationCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenSubjects } from '@bastion/contracts';
 import { AdmissionService } from './admission.service';
 
 @Controller()
@@ -20,5 +20,10 @@ export class AdmissionController {
   @MessagePattern(TokenSubjects.registrationsByToken)
   byToken(@Payload() cmd: RegistrationsByTokenCommand) {
     return this.admission.byToken(cmd);
+  }
+
+  @MessagePattern(TokenSubjects.deleteRegistration)
+  delete(@Payload() cmd: DeleteRegistrationCommand) {
+    return this.admission.deleteRegistration(cmd);
   }
 }
