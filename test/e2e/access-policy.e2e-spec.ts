@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { type AccessRule, DEV_ALGORITHM, devPrivateKey } from '@bastion/auth';
+import { DEV_ALGORITHM, devPrivateKey } from '@bastion/auth';
 import jwt from 'jsonwebtoken';
-import { hasRole, PRINCIPAL_KINDS, type PrincipalKind, ROLES, type Role } from '@bastion/contracts';
+import { type AccessRule, DomainError, ErrorCode, hasRole, type Principal, PRINCIPAL_KINDS, ProjectSubjects, RPC_POLICY, type PrincipalKind, ROLES, type Role } from '@bastion/contracts';
 import { bearer, uniqueTenant } from '@bastion/testing';
 import { ACCESS_POLICY } from '../../apps/gateway/src/access/access-policy.table';
 import { startProjectsService } from '../support/projects';
-import { http, startGateway } from '../support/stack';
+import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { startAllServices } from '../support/services';
+import { http, startGateway, testEnv } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -110,5 +112,45 @@ describe('the access policy, route by route', () => {
       const list = await http(base, 'GET', '/backend/v1/projects', { auth: `Bearer ${sign({ tenant, roles: ['admin'], project: '' }, { expiresIn: 600 })}` });
       expect(list.status).toBe(401);
     });
+  });
+
+  it('every service applies the same policy to NATS requests sent past the gateway', async () => {
+    // The projects service already runs (beforeAll); the others join for this test.
+    const others = await startAllServices({ exclude: ['projects'] });
+    const nc = await connectNats(testEnv().NATS_URL, 'e2e-rpc-policy');
+    const rpc = new NatsRpcClient(nc, 5000);
+    const tenant = uniqueTenant();
+    const projectId = randomUUID();
+    const wrong: string[] = [];
+    try {
+      for (const [subject, rule] of Object.entries(RPC_POLICY)) {
+        if ('internal' in rule) continue;
+        for (const kind of PRINCIPAL_KINDS) {
+          for (const role of ROLES) {
+            const principal: Principal = {
+              sub: 'walker',
+              tenant,
+              roles: [role],
+              ...(kind.startsWith('project') ? { project: projectId } : {}),
+              ...(kind.endsWith('key') ? { credential: 'key' as const } : {}),
+            };
+            const allowed = rule.kinds.includes(kind) && hasRole(principal, rule.role);
+            // Only the principal: an allowed request then fails validation (or reads), and changes nothing.
+            const code = await rpc.request(subject, { principal }, 'walk').then(
+              () => 'OK',
+              (err: unknown) => (err instanceof DomainError ? err.code : String(err)),
+            );
+            const refused = code === ErrorCode.PERMISSION_DENIED || code === ErrorCode.UNAUTHENTICATED;
+            if (allowed === refused) wrong.push(`${subject} ${kind}/${role}: ${code}`);
+          }
+        }
+      }
+      const anonymous = await rpc.request(ProjectSubjects.list, { limit: 1 }, 'walk').catch((err: DomainError) => err.code);
+      expect(anonymous).toBe(ErrorCode.UNAUTHENTICATED);
+    } finally {
+      await nc.close();
+      for (const s of others) await s.close();
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -206,7 +206,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     upstream.streamDelayMs = 2000;
     const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'x' }] } });
     expect([200, 504]).toContain(slow.status);
-    await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' } } });
+    // Moving a provider takes its secrets sent again (they are bound to where they go).
+    const moved = await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } } });
+    expect(moved.status).toBe(200);
     await waitFor(async () => {
       const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
       return res.status === 502 ? res : undefined;

@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectSubjects } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectSubjects, RpcAccessGuard } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -35,6 +36,8 @@ export class ProjectsModule implements OnApplicationShutdown {
       module: ProjectsModule,
       controllers: [ScannerController, DatasetController, ProjectController, ApiKeyController, healthController('projects', ProjectSubjects.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: PROJECTS_CONFIG, useValue: config },
         { provide: PROJECTS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },

@@ -1,4 +1,3 @@
-export * from './access-policy';
 export * from './auth-config';
 export * from './claims';
 export * from './current-principal.decorator';

@@ -1,16 +1,31 @@
-import { ANY_KIND, type AccessRule, TENANT_KINDS } from '@bastion/auth';
+import {
+  ANY_KIND,
+  type AccessRule,
+  ApiKeySubjects,
+  ProjectSubjects,
+  PromptSubjects,
+  ProviderSubjects,
+  ProxySubjects,
+  rpcRule,
+  ScannerSubjects,
+  TokenSubjects,
+} from '@bastion/contracts';
 
 const PUBLIC: AccessRule = { public: true };
-const read = (kinds = TENANT_KINDS): AccessRule => ({ role: 'viewer', kinds });
-const write = (kinds = TENANT_KINDS): AccessRule => ({ role: 'member', kinds });
-const admin = (kinds = TENANT_KINDS): AccessRule => ({ role: 'admin', kinds });
-/** Sending text to be scanned or to a model: it spends the tenant's quota, so viewers may not. */
-const spend = write(ANY_KIND);
+
+/** A route that is one NATS request has that request's rule (RPC_POLICY in libs/contracts). */
+function rpc(subject: string): AccessRule {
+  const rule = rpcRule(subject);
+  if ('internal' in rule) throw new Error(`${subject} is internal: no route may expose it`);
+  return rule;
+}
 
 /**
- * THE authorization policy: every gateway route, keyed `METHOD /route/pattern`, with the least role
- * and the principal kinds that may call it. The access guard enforces it on every request, and the
- * gateway refuses to start with a route this table does not name. README.md shows the same table.
+ * The authorization policy at the HTTP edge: every gateway route, keyed `METHOD /route/pattern`, with
+ * the least role and the principal kinds that may call it, taken from the rule of the NATS request
+ * the route makes. The access guard enforces it on every request (so a refused caller costs no
+ * NATS round trip), and the gateway refuses to start with a route this table does not name.
+ * README.md shows the same table.
  *
  * Project-scoped principals (project JWTs and project keys) reach only what runs through or reads
  * their own project; the services narrow those routes to that project (a project principal's
@@ -25,71 +40,71 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
   'POST /api/register/registerBootstrap': PUBLIC,
 
   // Site admission (ves.io.schema.token): the tenant's, never a project's.
-  'POST /api/register/namespaces/:namespace/tokens': write(),
-  'GET /api/register/namespaces/:namespace/tokens': read(),
-  'GET /api/register/namespaces/:namespace/tokens/:name': read(),
-  'PUT /api/register/namespaces/:namespace/tokens/:name': write(),
-  'DELETE /api/register/namespaces/:namespace/tokens/:name': admin(),
-  'POST /api/register/namespaces/:namespace/tokens/:name/state': admin(),
-  'GET /api/register/namespaces/:namespace/registrations': read(),
-  'DELETE /api/register/namespaces/:namespace/registrations/:name': admin(),
-  'POST /api/register/namespaces/system/get-registrations-by-token': read(),
-  'GET /api/register/namespaces/system/get-cloud-init-config': write(),
+  'POST /api/register/namespaces/:namespace/tokens': rpc(TokenSubjects.create),
+  'GET /api/register/namespaces/:namespace/tokens': rpc(TokenSubjects.list),
+  'GET /api/register/namespaces/:namespace/tokens/:name': rpc(TokenSubjects.get),
+  'PUT /api/register/namespaces/:namespace/tokens/:name': rpc(TokenSubjects.replace),
+  'DELETE /api/register/namespaces/:namespace/tokens/:name': rpc(TokenSubjects.delete),
+  'POST /api/register/namespaces/:namespace/tokens/:name/state': rpc(TokenSubjects.setState),
+  'GET /api/register/namespaces/:namespace/registrations': rpc(TokenSubjects.listRegistrations),
+  'DELETE /api/register/namespaces/:namespace/registrations/:name': rpc(TokenSubjects.deleteRegistration),
+  'POST /api/register/namespaces/system/get-registrations-by-token': rpc(TokenSubjects.registrationsByToken),
+  'GET /api/register/namespaces/system/get-cloud-init-config': rpc(TokenSubjects.cloudInit),
 
   // Who am I, and the API keys apps use.
-  'GET /backend/v1/users/me': read(ANY_KIND),
-  'POST /backend/v1/tokens': admin(),
-  'GET /backend/v1/tokens': read(),
-  'GET /backend/v1/tokens/:id': read(),
-  'DELETE /backend/v1/tokens/:id': admin(),
+  'GET /backend/v1/users/me': { role: 'viewer', kinds: ANY_KIND },
+  'POST /backend/v1/tokens': rpc(ApiKeySubjects.create),
+  'GET /backend/v1/tokens': rpc(ApiKeySubjects.list),
+  'GET /backend/v1/tokens/:id': rpc(ApiKeySubjects.get),
+  'DELETE /backend/v1/tokens/:id': rpc(ApiKeySubjects.delete),
 
   // Through a project's guardrails: project principals use their own project.
-  'POST /backend/v1/scans': spend,
-  'POST /backend/v1/prompts': spend,
-  'POST /vendor/:provider/v1/messages': spend,
-  'GET /backend/v1/prompts': read(ANY_KIND),
-  'GET /backend/v1/prompts/:id': read(ANY_KIND),
-  'POST /backend/v1/prompts/templates': write(ANY_KIND),
-  'GET /backend/v1/prompts/templates/:id': read(ANY_KIND),
+  'POST /backend/v1/scans': rpc(ProxySubjects.scan),
+  'POST /backend/v1/prompts': rpc(ProxySubjects.sendPrompt),
+  'POST /vendor/:provider/v1/messages': rpc(ProxySubjects.messages),
+  'GET /backend/v1/prompts': rpc(PromptSubjects.list),
+  'GET /backend/v1/prompts/:id': rpc(PromptSubjects.get),
+  'POST /backend/v1/prompts/templates': rpc(PromptSubjects.createTemplate),
+  'GET /backend/v1/prompts/templates/:id': rpc(PromptSubjects.getTemplate),
 
   // Providers (secret-bearing configuration).
-  'GET /backend/v1/providers/system': read(),
-  'GET /backend/v1/providers/system/:ref': read(),
-  'POST /backend/v1/providers/test': write(),
-  'POST /backend/v1/providers': write(),
-  'GET /backend/v1/providers': read(),
-  'GET /backend/v1/providers/:ref': read(),
-  'PATCH /backend/v1/providers/:ref': write(),
-  'DELETE /backend/v1/providers/:ref': admin(),
+  'GET /backend/v1/providers/system': rpc(ProviderSubjects.listSystem),
+  'GET /backend/v1/providers/system/:ref': rpc(ProviderSubjects.getSystem),
+  'POST /backend/v1/providers/test': rpc(ProviderSubjects.test),
+  'POST /backend/v1/providers': rpc(ProviderSubjects.create),
+  'GET /backend/v1/providers': rpc(ProviderSubjects.list),
+  'GET /backend/v1/providers/:ref': rpc(ProviderSubjects.get),
+  'PATCH /backend/v1/providers/:ref': rpc(ProviderSubjects.update),
+  'DELETE /backend/v1/providers/:ref': rpc(ProviderSubjects.delete),
 
   // Projects: a project principal may read its own project, nothing else.
-  'POST /backend/v1/projects': write(),
-  'GET /backend/v1/projects': read(),
-  'GET /backend/v1/projects/:project': read(ANY_KIND),
-  'PATCH /backend/v1/projects/:id': write(),
-  'DELETE /backend/v1/projects/:id': admin(),
-  'POST /backend/v1/projects/:id/scanners': write(),
-  'PATCH /backend/v1/projects/:id/scanners/:entryId': write(),
-  'DELETE /backend/v1/projects/:id/scanners/:entryId': write(),
-  'POST /backend/v1/projects/:id/packages': write(),
-  'PATCH /backend/v1/projects/:id/packages/:entryId': write(),
-  'DELETE /backend/v1/projects/:id/packages/:entryId': write(),
-  'POST /backend/v1/projects/:id/providers': write(),
-  'PATCH /backend/v1/projects/:id/providers/:entryId': write(),
-  'DELETE /backend/v1/projects/:id/providers/:entryId': write(),
+  'POST /backend/v1/projects': rpc(ProjectSubjects.create),
+  'GET /backend/v1/projects': rpc(ProjectSubjects.list),
+  'GET /backend/v1/projects/:project': rpc(ProjectSubjects.get),
+  'PATCH /backend/v1/projects/:id': rpc(ProjectSubjects.update),
+  'DELETE /backend/v1/projects/:id': rpc(ProjectSubjects.delete),
+  'POST /backend/v1/projects/:id/scanners': rpc(ProjectSubjects.attachGuardrail),
+  'PATCH /backend/v1/projects/:id/scanners/:entryId': rpc(ProjectSubjects.updateGuardrail),
+  'DELETE /backend/v1/projects/:id/scanners/:entryId': rpc(ProjectSubjects.detach),
+  'POST /backend/v1/projects/:id/packages': rpc(ProjectSubjects.attachGuardrail),
+  'PATCH /backend/v1/projects/:id/packages/:entryId': rpc(ProjectSubjects.updateGuardrail),
+  'DELETE /backend/v1/projects/:id/packages/:entryId': rpc(ProjectSubjects.detach),
+  'POST /backend/v1/projects/:id/providers': rpc(ProjectSubjects.attachProvider),
+  'PATCH /backend/v1/projects/:id/providers/:entryId': rpc(ProjectSubjects.updateProvider),
+  'DELETE /backend/v1/projects/:id/providers/:entryId': rpc(ProjectSubjects.detach),
 
   // Scanners (guardrails), their versions and dataset evaluations.
-  'POST /backend/v1/scanners': write(),
-  'GET /backend/v1/scanners': read(),
-  'GET /backend/v1/scanners/:scannerId': read(),
-  'PATCH /backend/v1/scanners/:scannerId': write(),
-  'DELETE /backend/v1/scanners/:scannerId': admin(),
-  'GET /backend/v1/scanners/:scannerId/versions': read(),
-  'GET /backend/v1/scanners/:scannerId/versions/:versionId': read(),
-  'PATCH /backend/v1/scanners/:scannerId/versions/:versionId': write(),
-  'POST /backend/v1/scanners/:scannerId/versions/:versionId/evaluate': write(),
-  'GET /backend/v1/scanners/:scannerId/versions/:versionId/evaluations': read(),
-  'GET /backend/v1/packages': read(),
+  'POST /backend/v1/scanners': rpc(ScannerSubjects.create),
+  'GET /backend/v1/scanners': rpc(ScannerSubjects.list),
+  'GET /backend/v1/scanners/:scannerId': rpc(ScannerSubjects.get),
+  'PATCH /backend/v1/scanners/:scannerId': rpc(ScannerSubjects.update),
+  'DELETE /backend/v1/scanners/:scannerId': rpc(ScannerSubjects.delete),
+  'GET /backend/v1/scanners/:scannerId/versions': rpc(ScannerSubjects.listVersions),
+  'GET /backend/v1/scanners/:scannerId/versions/:versionId': rpc(ScannerSubjects.getVersion),
+  'PATCH /backend/v1/scanners/:scannerId/versions/:versionId': rpc(ScannerSubjects.updateVersion),
+  'POST /backend/v1/scanners/:scannerId/versions/:versionId/evaluate': rpc(ScannerSubjects.evaluate),
+  'GET /backend/v1/scanners/:scannerId/versions/:versionId/evaluations': rpc(ScannerSubjects.listEvaluations),
+  'GET /backend/v1/packages': rpc(ScannerSubjects.listPackages),
 };
 
 /** Routes served outside Nest (the OpenAPI document and its UI): no data, no credential. */

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { extractToken, JwtVerifier, refusal } from '@bastion/auth';
-import { DomainError, ErrorCode, looksLikeApiKey, type Principal } from '@bastion/contracts';
+import { extractToken, JwtVerifier } from '@bastion/auth';
+import { DomainError, ErrorCode, looksLikeApiKey, type Principal, refusal } from '@bastion/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ACCESS_POLICY, ruleKey } from './access-policy.table';
 import { ApiKeyCache } from './api-key-cache';

@@ -27,11 +27,9 @@ import {
   type UpdateProjectCommand,
   type UpdateProjectRequest,
   type UpdateProviderEntryCommand,
-  requireRole,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { authorize } from '../access';
 import { sameJson } from '../domain/canonical-json';
 import { parseConfigAt, revisionAt } from '../domain/config-at';
 import { friendlyId } from '../domain/friendly-id';
@@ -79,7 +77,6 @@ export class ProjectService {
   ) {}
 
   async create({ principal, body }: CreateProjectCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     checkName(body.name);
     const lists = await this.lists(principal.tenant, body.config);
     if (await this.projects.findByName(principal.tenant, body.name)) throw nameTaken(body.name);
@@ -98,7 +95,6 @@ export class ProjectService {
   }
 
   async list({ principal, limit, cursor }: ListProjectsCommand): Promise<Page<'projects', ProjectView>> {
-    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.projects.page(principal.tenant, c, size), size, c);
@@ -108,7 +104,6 @@ export class ProjectService {
 
   /** By id or name (`default` is made on first use); with `configAt`, the config in force then. */
   async get({ principal, project: ref, configAt }: GetProjectCommand): Promise<{ project: ProjectView }> {
-    requireRole(principal, 'viewer');
     const at = configAt === undefined ? undefined : parseConfigAt(configAt);
     const project = await this.resolve(principal.tenant, ref);
     if (principal.project !== undefined && principal.project.toLowerCase() !== project.id && principal.project !== project.name) {
@@ -122,7 +117,6 @@ export class ProjectService {
   }
 
   async update({ principal, id, body }: UpdateProjectCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     if (body.name !== undefined) checkName(body.name);
     const lists = await this.lists(principal.tenant, body.config);
     if (body.name !== undefined) {
@@ -133,7 +127,6 @@ export class ProjectService {
   }
 
   async delete({ principal, id }: ProjectIdCommand): Promise<MessageResponse> {
-    authorize(principal, 'admin');
     const deleted = await this.projects.delete(principal.tenant, id);
     if (!deleted) throw projectNotFound(id);
     await this.keys.projectDeleted(principal.tenant, deleted.id);
@@ -142,14 +135,12 @@ export class ProjectService {
   }
 
   async attachGuardrail({ principal, id, list, entry }: AttachGuardrailCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     const target = await this.target(principal.tenant, entry.id);
     const built = buildGuardrailEntry(entry, target, list, ['body']);
     return this.change(principal, id, (config) => ({ config: withEntry(config, list, built) }));
   }
 
   async updateGuardrail({ principal, id, list, entryId, changes }: UpdateGuardrailCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     const target = await this.target(principal.tenant, entryId);
     return this.change(principal, id, (config) => ({
       config: withChangedEntry(config, list, entryId, (e: StoredGuardrailEntry) => changeGuardrailEntry(e, changes, target, ['body'])),
@@ -157,19 +148,16 @@ export class ProjectService {
   }
 
   async attachProvider({ principal, id, entry }: AttachProviderCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({ config: withEntry(config, 'providers', buildProviderEntry(entry)) }));
   }
 
   async updateProvider({ principal, id, entryId, changes }: UpdateProviderEntryCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({
       config: withChangedEntry(config, 'providers', entryId, (e: ProviderEntry) => changeProviderEntry(e, changes)),
     }));
   }
 
   async detach({ principal, id, list, entryId }: DetachCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({ config: withoutEntry(config, list, entryId) }));
   }
 

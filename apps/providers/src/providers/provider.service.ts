@@ -5,7 +5,6 @@ import {
   DomainError,
   type FieldViolation,
   hasRole,
-  requireRole,
   type ListProvidersCommand,
   type Page,
   type Principal,
@@ -15,7 +14,6 @@ import {
   type ProviderRuntime,
   type ProviderRuntimeQuery,
   type ProviderView,
-  type Role,
   type SystemProviderView,
   type UpdateProviderCommand,
   DEFAULT_PAGE_SIZE,
@@ -54,19 +52,16 @@ export class ProviderService implements OnModuleInit {
   }
 
   async listSystem(principal: Principal): Promise<{ providers: SystemProviderView[] }> {
-    authorize(principal, 'viewer');
     return { providers: (await this.providers.listSystem()).map(systemProviderView) };
   }
 
   async getSystem(principal: Principal, ref: string): Promise<{ provider: SystemProviderView }> {
-    authorize(principal, 'viewer');
     const found = await this.providers.findSystem(ref);
     if (!found) throw DomainError.notFound(`system provider "${ref}" not found`);
     return { provider: systemProviderView(found) };
   }
 
   async create({ principal, body }: CreateProviderCommand): Promise<{ id: string }> {
-    authorize(principal, 'member');
     let base: {
       template: unknown;
       authTemplate: unknown;
@@ -136,7 +131,6 @@ export class ProviderService implements OnModuleInit {
   }
 
   async list({ principal, limit, cursor }: ListProvidersCommand): Promise<Page<'providers', ProviderView>> {
-    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.providers.page(principal.tenant, size, c), size, c);
@@ -144,12 +138,10 @@ export class ProviderService implements OnModuleInit {
   }
 
   async get({ principal, ref }: ProviderRefCommand): Promise<{ provider: ProviderView }> {
-    authorize(principal, 'viewer');
     return { provider: this.view(await this.mustFind(principal.tenant, ref), principal) };
   }
 
   async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
-    authorize(principal, 'member');
     const current = await this.mustFind(principal.tenant, ref);
     const stored = this.open(current);
     checkSecretsRebound(
@@ -180,7 +172,6 @@ export class ProviderService implements OnModuleInit {
   }
 
   async delete({ principal, ref }: ProviderRefCommand): Promise<Record<string, never>> {
-    authorize(principal, 'admin');
     const current = await this.mustFind(principal.tenant, ref);
     await this.providers.delete(current.id);
     await this.changed(current, 'deleted');
@@ -243,8 +234,3 @@ function invalid(loc: string[], msg: string): DomainError {
   return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
 }
 
-/** Providers are managed with a tenant token: a project-scoped one may not touch them. */
-function authorize(principal: Principal, role: Role): void {
-  if (principal.project) throw DomainError.permissionDenied('a project-scoped token cannot manage providers');
-  requireRole(principal, role);
-}

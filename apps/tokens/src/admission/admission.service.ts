@@ -4,7 +4,6 @@ import {
   type DeleteRegistrationCommand,
   DomainError,
   ErrorCode,
-  requireRole,
   type ListRegistrationsCommand,
   type Principal,
   type RegisterSiteCommand,
@@ -139,7 +138,6 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async list({ principal, namespace, labelFilter, reportFields }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
-    requireRole(principal, 'viewer');
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.registrations.list(principal.tenant, namespace);
     // Registrations carry no labels of their own: a selector matches as it would on an empty set.
@@ -148,7 +146,6 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async byToken({ principal, siteToken }: RegistrationsByTokenCommand): Promise<RegistrationListResponse> {
-    requireRole(principal, 'viewer');
     const token = await this.resolve(siteToken);
     if (!token || token.tenant !== principal.tenant) throw DomainError.notFound('token not found');
     const rows = await this.registrations.byToken(principal.tenant, token.uid);
