@@ -16,6 +16,9 @@ const API = '/api/register';
 const TOKENS = `${API}/namespaces/system/tokens`;
 const REFUSED = { code: 16, details: [], message: 'invalid token' };
 
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('site admission', () => {
   let replicas: INestMicroservice[];
   let gateway: INestApplication;

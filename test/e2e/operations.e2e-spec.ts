@@ -6,6 +6,9 @@ import { startAllServices } from '../support/services';
 import { http, startGateway, startTokensService, testEnv } from '../support/stack';
 
 /** Health, readiness and metrics as an operator (or Kubernetes) sees them. */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('operations', () => {
   let gateway: INestApplication;
   let base: string;

@@ -4,6 +4,9 @@ import { startAllServices } from '../support/services';
 import { http, startGateway } from '../support/stack';
 
 /** What a client sees when the services are down, and that the gateway recovers without a restart. */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('gateway with the services down', () => {
   let gateway: INestApplication;
   let base: string;

@@ -12,6 +12,9 @@ import { http, quietLogger, startGateway, testEnv } from '../support/stack';
 const P = '/backend/v1/providers';
 const GOOD_KEY = 'sk-test-good-key-123456';
 
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('providers through the gateway', () => {
   let service: INestMicroservice;
   let gateway: INestApplication;

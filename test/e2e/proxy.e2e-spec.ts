@@ -16,6 +16,9 @@ const MODEL = 'claude-test';
  * The message proxy end to end: the official Anthropic SDK, pointed at the gateway, talking to a
  * local mock that speaks Anthropic's JSON and SSE, through real providers, projects and prompts.
  */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('message proxy through the gateway with the Anthropic SDK', () => {
   let upstream: MockUpstream;
   let services: INestMicroservice[];
