@@ -8,6 +8,8 @@ const common = {
   setupFiles: ['reflect-metadata'],
 };
 module.exports = {
+  // A busy machine (or CI) can take seconds to start a set of services: hooks and tests get room.
+  testTimeout: 30_000,
   // Integration and e2e files share one NATS, where services answer on fixed subjects: run files one
   // at a time so a test that stops a service sees it gone.
   maxWorkers: 1,

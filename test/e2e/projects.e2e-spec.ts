@@ -156,6 +156,32 @@ describe('projects and scanners through the gateway', () => {
       expect(patched.body.detail[0]).toMatchObject({ loc: ['body', 'config', 'patterns', '1'], msg: expect.stringContaining('negative lookbehind') });
     });
 
+    it('refuses a pattern over the RE2 program budget with a 422 naming it, and warns of one longer than the hold-back cap', async () => {
+      const auth = bearer(uniqueTenant(), 'member');
+      const costly = '[\\p{L}\\p{N}]{1,400}z0';
+      const started = performance.now();
+      const res = await http(base, 'POST', SCANNERS, { auth, body: { name: 'costly', config: { type: 'regex', patterns: ['ok', costly] } } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([
+        { loc: ['body', 'config', 'patterns', '1'], msg: expect.stringContaining(JSON.stringify(costly)), type: 'value_error' },
+      ]);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const open = await http(base, 'POST', SCANNERS, { auth, body: { name: 'open', config: { type: 'regex', pattern: 'BEGIN.*END' } } });
+      expect(open.status).toBe(200);
+      expect(open.body.warnings).toEqual([{ loc: ['body', 'config', 'pattern'], msg: expect.stringContaining('unbounded'), type: 'match_length_warning' }]);
+      const bounded = await http(base, 'POST', SCANNERS, { auth, body: { name: 'bounded', config: { type: 'regex', pattern: 'BEGIN.{0,40}END' } } });
+      expect(bounded.body).toEqual({ id: expect.any(String) });
+    });
+
+    it('evaluates a dataset on the canonical text, so look-alike spellings count', async () => {
+      const auth = bearer(uniqueTenant(), 'member');
+      const id = await newScanner(auth);
+      const csv = ['prompt,label', '"ssn 123\u201145\u20116789",true', '"ssn \uff11\uff12\uff13-45-6789",true', 'hello,false'].join('\n');
+      const res = await evaluate(auth, id, 'v_1', csv);
+      expect(res.status).toBe(200);
+      expect(res.body.datasetRun.confusionMatrix).toEqual({ truePositive: 2, falseNegative: 0, falsePositive: 0, trueNegative: 1 });
+    });
+
     it('stores an F1 that a hand count confirms and shows it in versionMeta', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const id = await newScanner(auth);

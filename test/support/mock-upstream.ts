@@ -50,6 +50,12 @@ export class MockUpstream {
   /** What the mock model says: an echo, or `reply` when a test set one. */
   reply?: (userText: string) => string;
 
+  /** Content blocks of any type for the answer (text, thinking, tool_use, server-tool results), instead of one text block. */
+  blocks?: () => Record<string, unknown>[];
+
+  /** A raw body for the next Anthropic answers, sent as it is (for malformed or hostile streams and bodies). */
+  raw?: { status: number; contentType: string; body: string };
+
   /**
    * Anthropic's Messages API: the key must be `sk-ant-mock-key-000000`; the answer echoes the last
    * user text (or `reply`), as JSON or as Anthropic's SSE events in small deltas.
@@ -60,23 +66,27 @@ export class MockUpstream {
       res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
       return;
     }
+    if (this.raw) {
+      res.writeHead(this.raw.status, { 'content-type': this.raw.contentType });
+      res.end(this.raw.body);
+      return;
+    }
     const body = JSON.parse(rec.body) as { model: string; stream?: boolean; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
     const last = [...body.messages].reverse().find((m) => m.role === 'user');
     const userText = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((b) => b.text ?? '').join('');
     const text = this.reply ? this.reply(userText) : `echo: ${userText}`;
     const message = { id: 'msg_mock_1', type: 'message', role: 'assistant', model: body.model, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 5 } };
+    const content = this.blocks?.() ?? [{ type: 'text', text }];
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ...message, content: [{ type: 'text', text }], stop_reason: 'end_turn' }));
+      res.end(JSON.stringify({ ...message, content, stop_reason: 'end_turn' }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const events: [string, unknown][] = [
       ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
-      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
       ['ping', { type: 'ping' }],
-      ...chunks(text, 5).map((t): [string, unknown] => ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }]),
-      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ...content.flatMap((block, index) => streamedBlock(block, index)),
       ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }],
       ['message_stop', { type: 'message_stop' }],
     ];
@@ -105,6 +115,24 @@ export class MockUpstream {
     if (req.url.startsWith('/slow')) return { status: 200, body: '{"output":"late"}', delayMs: 3000 };
     return { status: 404, body: JSON.stringify({ error: { message: `no route ${req.url}` } }) };
   }
+}
+
+/** One content block as Anthropic streams it: a start, deltas of 5 characters, a stop. */
+function streamedBlock(block: Record<string, unknown>, index: number): [string, unknown][] {
+  const delta = (d: Record<string, unknown>): [string, unknown] => ['content_block_delta', { type: 'content_block_delta', index, delta: d }];
+  let start: Record<string, unknown> = block;
+  let deltas: [string, unknown][] = [];
+  if (block.type === 'text') {
+    start = { type: 'text', text: '' };
+    deltas = chunks(String(block.text), 5).map((t) => delta({ type: 'text_delta', text: t }));
+  } else if (block.type === 'thinking') {
+    start = { type: 'thinking', thinking: '' };
+    deltas = [...chunks(String(block.thinking), 5).map((t) => delta({ type: 'thinking_delta', thinking: t })), delta({ type: 'signature_delta', signature: 'sig' })];
+  } else if (block.type === 'tool_use') {
+    start = { ...block, input: {} };
+    deltas = chunks(JSON.stringify(block.input), 5).map((t) => delta({ type: 'input_json_delta', partial_json: t }));
+  }
+  return [['content_block_start', { type: 'content_block_start', index, content_block: start }], ...deltas, ['content_block_stop', { type: 'content_block_stop', index }]];
 }
 
 function chunks(text: string, size: number): string[] {

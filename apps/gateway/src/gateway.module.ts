@@ -15,6 +15,7 @@ import { ScannersController } from './projects/scanners.controller';
 import { PromptsController } from './prompts/prompts.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { PromptSendController } from './proxy/prompt-send.controller';
+import { OpenAiController } from './proxy/openai.controller';
 import { VendorController } from './proxy/vendor.controller';
 import { TokensController } from './tokens/tokens.controller';
 
@@ -25,7 +26,7 @@ export class GatewayModule implements OnApplicationShutdown {
   static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, ScannersController, ProjectsController, ApiTokensController, UsersController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, ApiTokensController, UsersController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },

@@ -1,3 +1,4 @@
+import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 
@@ -16,11 +17,21 @@ export class ProxyConfig extends PlatformConfig {
   @Min(1000)
   CACHE_TTL_MS = 60_000;
 
-  /** Characters of a streamed answer held back until the scanners have seen what follows them. */
+  /**
+   * The most characters of a streamed answer held back while the scanners wait to see what follows.
+   * The proxy holds back only from where a match could still be in progress; this caps it for
+   * patterns whose matches have no bound (a longer match may leave in part).
+   */
   @IsInt()
   @Min(0)
   @Max(100_000)
-  STREAM_HOLDBACK_CHARS = 256;
+  STREAM_HOLDBACK_CHARS = MATCH_LENGTH_CAP;
+
+  /** CPU time all scans of one request may take together (ms); past it the scan fails closed. */
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  SCAN_BUDGET_MS = 1000;
 }
 
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');

@@ -3,12 +3,14 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MessagesCommand, ProxySubjects, ScanCommand, SendPromptCommand } from '@bastion/contracts';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
+import { OpenAiChatService } from './openai/openai-chat.service';
 
 @Controller()
 export class ProxyController {
   constructor(
     private readonly messages: MessagesService,
     private readonly prompts: PromptApiService,
+    private readonly chat: OpenAiChatService,
   ) {}
 
   @MessagePattern(ProxySubjects.messages)
@@ -19,6 +21,16 @@ export class ProxyController {
   @MessagePattern(ProxySubjects.messagesStream)
   stream(@Payload() cmd: MessagesCommand) {
     return this.messages.stream(cmd);
+  }
+
+  @MessagePattern(ProxySubjects.chat)
+  chatCompletion(@Payload() cmd: MessagesCommand) {
+    return this.chat.create(cmd);
+  }
+
+  @MessagePattern(ProxySubjects.chatStream)
+  chatStream(@Payload() cmd: MessagesCommand) {
+    return this.chat.stream(cmd);
   }
 
   @MessagePattern(ProxySubjects.sendPrompt)

@@ -8,8 +8,10 @@ import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
 import { ExchangeContext } from './messages/exchange-context';
+import { GuardedExchange } from './messages/guarded-exchange';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
+import { OpenAiChatService } from './openai/openai-chat.service';
 import { ProxyController } from './proxy.controller';
 import { PromptRecorder } from './records/prompt-recorder';
 import { UpstreamService } from './upstream/upstream.service';
@@ -49,8 +51,10 @@ export class ProxyModule implements OnApplicationShutdown {
         ExchangeContext,
         UpstreamService,
         PromptRecorder,
+        GuardedExchange,
         MessagesService,
         PromptApiService,
+        OpenAiChatService,
       ],
     };
   }

@@ -6,6 +6,7 @@ export {
   type TemplatePathSegment,
 } from './errors/template-error';
 export { DEFAULT_TEMPLATE_LIMITS, resolveLimits, type TemplateLimits } from './limits/template-limits';
+export { RenderBudget } from './limits/render-budget';
 export type { JsonValue } from './values/template-value';
 export type { TemplateResponse } from './builtins/response-value';
 export { type ScopeLike, TemplateScope } from './scope/template-scope';

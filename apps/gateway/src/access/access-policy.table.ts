@@ -62,6 +62,7 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
   'POST /backend/v1/scans': rpc(ProxySubjects.scan),
   'POST /backend/v1/prompts': rpc(ProxySubjects.sendPrompt),
   'POST /vendor/:provider/v1/messages': rpc(ProxySubjects.messages),
+  'POST /openai/:provider/chat/completions': rpc(ProxySubjects.chat),
   'GET /backend/v1/prompts': rpc(PromptSubjects.list),
   'GET /backend/v1/prompts/:id': rpc(PromptSubjects.get),
   'POST /backend/v1/prompts/templates': rpc(PromptSubjects.createTemplate),

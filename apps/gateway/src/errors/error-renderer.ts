@@ -1,10 +1,11 @@
 import { ErrorCode, type FieldViolation, GRPC_STATUS, HTTP_STATUS } from '@bastion/contracts';
 
 /** Each API keeps its own error body; the route's path decides which. */
-export type ErrorStyle = 'token' | 'backend' | 'anthropic';
+export type ErrorStyle = 'token' | 'backend' | 'anthropic' | 'openai';
 
 export function errorStyleFor(url: string): ErrorStyle {
   if (url.startsWith('/vendor/')) return 'anthropic';
+  if (url.startsWith('/openai/')) return 'openai';
   if (url.startsWith('/backend/')) return 'backend';
   return 'token';
 }
@@ -36,6 +37,15 @@ const ANTHROPIC_TYPES: Record<ErrorCode, string> = {
   [ErrorCode.UNAVAILABLE]: 'overloaded_error',
   [ErrorCode.BAD_GATEWAY]: 'api_error',
   [ErrorCode.INTERNAL]: 'api_error',
+};
+
+const OPENAI_TYPES: Record<ErrorCode, string> = {
+  ...ANTHROPIC_TYPES,
+  [ErrorCode.RESOURCE_EXHAUSTED]: 'rate_limit_exceeded',
+  [ErrorCode.DEADLINE_EXCEEDED]: 'timeout',
+  [ErrorCode.UNAVAILABLE]: 'service_unavailable',
+  [ErrorCode.BAD_GATEWAY]: 'server_error',
+  [ErrorCode.INTERNAL]: 'server_error',
 };
 
 /**
@@ -76,6 +86,20 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
         status,
         headers,
         body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message, ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}) } },
+      };
+    case 'openai':
+      return {
+        status,
+        headers,
+        body: {
+          error: {
+            message,
+            type: OPENAI_TYPES[e.code],
+            param: e.details.length ? fieldPath(e.details[0].loc) : null,
+            code: e.meta?.cai_error ? 'guardrail_blocked' : null,
+            ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}),
+          },
+        },
       };
   }
 }

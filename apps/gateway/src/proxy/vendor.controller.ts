@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
@@ -8,17 +7,13 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
+import { relayStream } from './stream-relay';
 
 class VendorParams {
   @IsString()
   @MaxLength(128)
   provider!: string;
 }
-
-type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
-
-/** How long a stream may stay silent before the gateway gives up on it (ms). */
-const STREAM_IDLE_MS = 120_000;
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,
@@ -56,37 +51,12 @@ export class VendorController {
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    const cancelSubject = `proxy.cancel.${randomUUID()}`;
-    const frames = this.rpc.stream<Frame>(ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward, cancelSubject }, rid, STREAM_IDLE_MS);
-    // Until the first frame arrives nothing is sent, so an early error (a block, an unknown
-    // provider, a limit) still leaves as an ordinary JSON error with its status.
-    const first = await frames.next();
-    if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
-    const head = first.value;
-    reply.hijack();
-    reply.raw.writeHead(head.status, {
-      'content-type': head.contentType,
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-request-id': rid,
-      'x-bastion-prompt-id': head.promptId,
-    });
-    let finished = false;
-    reply.raw.on('close', () => {
-      if (!finished) this.nc.publish(cancelSubject, '');
-    });
-    try {
-      for await (const frame of frames) if (frame.kind === 'data') reply.raw.write(frame.data);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : 'stream failed';
-      reply.raw.write(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
-    } finally {
-      finished = true;
-      reply.raw.end();
-    }
+    await relayStream(this.rpc, this.nc, ProxySubjects.messagesStream, { principal, provider: p.provider, body, headers: forward }, rid, reply, (message) =>
+      `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
+    );
   }
 }
 
-function pick(headers: Record<string, string>, names: string[]): Record<string, string> {
+export function pick(headers: Record<string, string>, names: string[]): Record<string, string> {
   return Object.fromEntries(names.filter((n) => headers[n]).map((n) => [n, headers[n]]));
 }

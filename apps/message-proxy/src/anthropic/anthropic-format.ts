@@ -15,36 +15,6 @@ export interface AnthropicResponseLike {
   [k: string]: unknown;
 }
 
-/** Where a piece of user text sits, so redacted text can be put back in place. */
-export interface TextSlot {
-  message: number;
-  /** Index of the content block, or -1 for string content. */
-  block: number;
-  text: string;
-}
-
-/** Every text a user wrote in the conversation, in order (system prompts and assistant turns are not user content). */
-export function userTextSlots(messages: AnthropicMessageLike[]): TextSlot[] {
-  const slots: TextSlot[] = [];
-  messages.forEach((m, i) => {
-    if (m.role !== 'user') return;
-    if (typeof m.content === 'string') slots.push({ message: i, block: -1, text: m.content });
-    else m.content.forEach((b, j) => typeof b.text === 'string' && b.type === 'text' && slots.push({ message: i, block: j, text: b.text }));
-  });
-  return slots;
-}
-
-/** A copy of the messages with each slot's text replaced. */
-export function withSlotTexts<T extends AnthropicMessageLike>(messages: T[], slots: TextSlot[], texts: string[]): T[] {
-  const copy = structuredClone(messages);
-  slots.forEach((slot, k) => {
-    const m = copy[slot.message];
-    if (slot.block === -1) m.content = texts[k];
-    else (m.content as { text?: string }[])[slot.block].text = texts[k];
-  });
-  return copy;
-}
-
 /** Plain {role, content} turns, for providers reached through a template. */
 export function plainTurns(messages: AnthropicMessageLike[]): { role: string; content: string }[] {
   return messages.map((m) => ({
@@ -55,18 +25,6 @@ export function plainTurns(messages: AnthropicMessageLike[]): { role: string; co
 
 export function responseText(response: AnthropicResponseLike): string {
   return (response.content ?? []).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
-}
-
-/** Replaces the text of the response's text blocks, block by block, from one joined text of equal length. */
-export function withResponseText(response: AnthropicResponseLike, joined: string): AnthropicResponseLike {
-  const copy = structuredClone(response);
-  let at = 0;
-  for (const block of copy.content ?? []) {
-    if (block.type !== 'text' || typeof block.text !== 'string') continue;
-    block.text = joined.slice(at, at + block.text.length);
-    at += block.text.length;
-  }
-  return copy;
 }
 
 /** The answer of a non-Anthropic provider, dressed as a Messages API response. */

@@ -1,17 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime, type RuntimeGuardrail } from '@bastion/contracts';
 import { PlatformMetrics } from '@bastion/platform';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
-import { CompiledGuardrails } from '../guard/compiled-guardrails';
-import { type GuardrailRun, runGuardrails, type ScanDirection } from '../guard/run-guardrails';
+import { PROXY_CONFIG, type ProxyConfig } from '../config';
+import { compiledGuardrail } from '../guard/compiled-guardrails';
+import { DirectionGuard, ScanBudget, type ScanDirection } from '../guard/direction-guard';
 import { ProviderLimiter } from '../limits/provider-limiter';
 
 export interface Exchange {
   project: ProjectRuntime;
   provider: ProviderRuntime | null;
   guardrails: RuntimeGuardrail[];
-  scan(text: string, direction: ScanDirection): GuardrailRun;
+  /** The project's guardrails for one direction; both directions of one exchange share one scan budget. */
+  guard(direction: ScanDirection): DirectionGuard;
+  /** Counts a verdict in the metrics. */
+  count(direction: ScanDirection, outcome: string): void;
 }
 
 /**
@@ -21,7 +25,6 @@ export interface Exchange {
  */
 @Injectable()
 export class ExchangeContext {
-  private readonly compiled = new CompiledGuardrails();
   private readonly limiter = new ProviderLimiter();
   private readonly outcomes: Counter<'direction' | 'outcome'>;
   private readonly limited: Counter<'provider'>;
@@ -29,6 +32,7 @@ export class ExchangeContext {
   constructor(
     private readonly directory: DirectoryService,
     metrics: PlatformMetrics,
+    @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
   ) {
     this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', ['direction', 'outcome']);
     this.limited = metrics.counter('bastion_provider_rate_limited_total', 'Requests refused (429) by a provider limit', ['provider']);
@@ -50,15 +54,13 @@ export class ExchangeContext {
     }
     const guardrails = [...project.packages, ...project.scanners];
     const enforce = project.project.enforcing;
+    const budget = new ScanBudget(this.config.SCAN_BUDGET_MS);
     return {
       project,
       provider,
       guardrails,
-      scan: (text, direction) => {
-        const run = runGuardrails(guardrails, (g) => this.compiled.get(g), text, direction, enforce);
-        this.outcomes.inc({ direction, outcome: run.outcome });
-        return run;
-      },
+      guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget),
+      count: (direction, outcome) => this.outcomes.inc({ direction, outcome }),
     };
   }
 

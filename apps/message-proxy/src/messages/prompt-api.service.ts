@@ -5,26 +5,28 @@ import {
   PromptSubjects,
   type PromptView,
   type ScanCommand,
+  type ScanView,
   type SendPromptCommand,
   type TemplateInput,
 } from '@bastion/contracts';
+import { maskSpans } from '@bastion/guardrails';
 import { NatsRpcClient, requestContext } from '@bastion/platform';
-import { responseText } from '../anthropic/anthropic-format';
-import { worstOutcome } from '../guard/run-guardrails';
+import { type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { promptView, PromptRecorder } from '../records/prompt-recorder';
-import { ANTHROPIC_TYPE, UpstreamService } from '../upstream/upstream.service';
 import { ExchangeContext } from './exchange-context';
+import { GuardedExchange } from './guarded-exchange';
+import { Recording } from './recording';
 
 /**
- * The backend's own entry points to the same guarded path: `POST /backend/v1/prompts` sends one
- * prompt through a provider and answers the recorded Prompt (a block is an outcome, not an
- * error); `POST /backend/v1/scans` runs a project's scanners on a text, with no model call.
+ * The backend's own entry points to the guarded path: `POST /backend/v1/prompts` sends one prompt
+ * through a provider and answers the recorded Prompt (a block is an outcome, not an error);
+ * `POST /backend/v1/scans` runs a project's scanners on a text, with no model call.
  */
 @Injectable()
 export class PromptApiService {
   constructor(
+    private readonly exchange: GuardedExchange,
     private readonly context: ExchangeContext,
-    private readonly upstream: UpstreamService,
     private readonly recorder: PromptRecorder,
     private readonly rpc: NatsRpcClient,
   ) {}
@@ -35,67 +37,57 @@ export class PromptApiService {
     if (input === undefined) {
       throw DomainError.invalid('give input or promptTemplateId', [{ loc: ['body', 'input'], msg: 'input or promptTemplateId is required', type: 'missing' }]);
     }
-    const exchange = await this.context.open(principal, body.provider, body.project ?? fromTemplate?.projectId ?? undefined);
-    const provider = exchange.provider!;
-    const started = this.recorder.start({
+    const result = await this.exchange.call({
       principal,
-      projectId: exchange.project.project.id,
-      provider: provider.name,
-      providerId: provider.id,
-      input,
+      provider: body.provider,
+      project: body.project ?? fromTemplate?.projectId ?? undefined,
+      // The provider's own model and token limit fill in what a backend prompt does not say.
+      body: { messages: [{ role: 'user', content: input }] },
+      headers: {},
+      source: 'prompts',
       externalMetadata: body.externalMetadata,
       templateId: body.promptTemplateId ?? null,
-      type: 'prompt',
-      source: 'prompts',
     });
-    const request = exchange.scan(input, 'request');
-    if (request.outcome === 'blocked') {
-      return promptView(await this.recorder.record(started, { outcome: 'blocked', response: null, providerResult: null, scannerResults: request.results }));
-    }
-    let text: string;
-    let providerResult: { data: string; statusCode: number; sentDate: Date; receivedDate: Date };
-    try {
-      if (provider.type === ANTHROPIC_TYPE) {
-        const res = await this.upstream.anthropic(
-          provider,
-          { model: provider.inputs.model, max_tokens: Number(provider.inputs.maxTokens) || 1024, messages: [{ role: 'user', content: request.text }] },
-          {},
-        );
-        providerResult = { data: res.body, statusCode: res.status, sentDate: res.sentAt, receivedDate: res.receivedAt };
-        text = res.status < 400 ? responseText(JSON.parse(res.body)) : '';
-      } else {
-        const result = await this.upstream.viaTemplate(provider, request.text, [{ role: 'user', content: request.text }]);
-        providerResult = { data: result.response?.body ?? '', statusCode: result.statusCode ?? 0, sentDate: result.sentAt, receivedDate: result.receivedAt ?? new Date() };
-        text = result.content ?? '';
-      }
-    } catch (err) {
-      await this.recorder.record(started, { outcome: request.outcome, response: null, providerResult: null, scannerResults: request.results });
-      throw err;
-    }
-    if (providerResult.statusCode >= 400) {
-      return promptView(await this.recorder.record(started, { outcome: request.outcome, response: null, providerResult, scannerResults: request.results }));
-    }
-    const response = exchange.scan(text, 'response');
-    const results = [...request.results, ...response.results];
-    const outcome = worstOutcome(request.outcome, response.outcome);
-    const delivered = response.outcome === 'blocked' ? null : response.text;
-    return promptView(await this.recorder.record(started, { outcome, response: delivered, providerResult, scannerResults: results }));
+    return promptView(result.record);
   }
 
-  async scan({ principal, body }: ScanCommand): Promise<PromptView> {
+  /**
+   * Scans one text in one direction (the request's by default). `flagOnly` turns blocks into
+   * flags; `verbose: false` lists only the scanners that triggered. The answer carries the text as
+   * it may go on (`redactedInput`) and, when flagged or blocked, why.
+   */
+  async scan({ principal, body }: ScanCommand): Promise<ScanView> {
     const exchange = await this.context.open(principal, null, body.project);
-    const started = this.recorder.start({
+    const direction = body.scanDirection ?? 'request';
+    const guard = exchange.guard(direction);
+    const verdict = guard.active ? guard.scan(body.input) : { blocked: false, redactions: [] };
+    const summary: GuardSummary = guard.summary();
+    let outcome = summary.outcome;
+    if (body.flagOnly && outcome === 'blocked') outcome = worstOutcome('flagged', verdict.redactions.length ? 'redacted' : 'flagged');
+    const redactedInput = verdict.redactions.length ? maskSpans(body.input, verdict.redactions) : body.input;
+    const recording = new Recording(this.recorder, {
       principal,
       projectId: exchange.project.project.id,
       provider: '',
       providerId: null,
-      input: body.input,
+      input: '',
+      externalMetadata: body.externalMetadata,
       type: 'scan',
       source: 'scans',
     });
-    const run = exchange.scan(body.input, body.scanDirection);
-    const redacted = run.outcome === 'redacted' ? run.text : null;
-    return promptView(await this.recorder.record(started, { outcome: run.outcome, response: redacted, providerResult: null, scannerResults: run.results }));
+    // A blocked text is kept with what matched masked; a redacted one as it may go on.
+    recording.input = outcome === 'blocked' ? maskSpans(body.input, summary.actedSpans) : redactedInput;
+    recording.outcome = outcome;
+    recording.results = body.verbose === false ? summary.results.filter((r) => r.outcome === 'failed') : summary.results;
+    exchange.count(direction, outcome);
+    const view = promptView(await recording.close());
+    const reason = outcome === 'flagged' || outcome === 'blocked' ? summary.messages.join('; ') || `the ${direction} was ${outcome} by a guardrail` : undefined;
+    return {
+      ...view,
+      redactedInput,
+      ...(reason ? { message: reason } : {}),
+      result: { ...view.result, ...(reason ? { reason } : {}) },
+    };
   }
 
   private async templateInput(tenant: string, templateId: string): Promise<TemplateInput> {

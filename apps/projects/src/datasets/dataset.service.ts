@@ -9,7 +9,7 @@ import {
   type Page,
   type StageDatasetCommand,
 } from '@bastion/contracts';
-import { compileScanner, ScanLimitError, type Scanner, ScannerConfigError, type ScannerConfig } from '@bastion/guardrails';
+import { ScanDeadline, ScanLimitError, ScannerConfigError, type ScannerConfig, sharedScannerCache } from '@bastion/guardrails';
 import { decodeCursor, paginate } from '@bastion/platform';
 import { PROJECTS_CONFIG, type ProjectsConfig } from '../config';
 import { assembleDataset } from '../domain/dataset-assembly';
@@ -95,26 +95,32 @@ function parseRows(csv: string) {
   }
 }
 
+/** Total scanning time one dataset evaluation may take, so one tenant's run cannot hold the service. */
+export const DATASET_SCAN_BUDGET_MS = 30_000;
+
 /**
- * The version as a predicate "would it trigger". A prompt over a scan cap counts as triggered: a
- * scan fails closed, so the proxy would refuse that prompt too.
+ * The version as a predicate "would it trigger", compiled once per process (the shared cache the
+ * proxy uses too) and scanning the same canonical text the proxy scans. A prompt over a per-scan
+ * cap counts as triggered: a scan fails closed, so the proxy would refuse that prompt too. A run
+ * past the evaluation's total budget stops with an error rather than a partial score.
  */
-function compile(version: ScannerVersion): (text: string) => boolean {
+function compile(version: ScannerVersion, deadline = new ScanDeadline(DATASET_SCAN_BUDGET_MS)): (text: string) => boolean {
   const config = version.config as unknown as ScannerConfig;
   if (config.type === 'custom') {
     throw DomainError.failedPrecondition('custom scanners are judged by a model, which this service does not call: they cannot be evaluated here');
   }
-  let scanner: Scanner;
-  try {
-    scanner = compileScanner(config);
-  } catch (err) {
-    if (!(err instanceof ScannerConfigError)) throw err;
-    throw DomainError.failedPrecondition(`version ${version.name} was saved under older limits and no longer compiles (${err.message}): save a new version`);
+  const scanner = sharedScannerCache.get({ id: version.scannerId, version: version.id, config });
+  if (scanner instanceof ScannerConfigError) {
+    throw DomainError.failedPrecondition(`version ${version.name} was saved under older limits and no longer compiles (${scanner.message}): save a new version`);
   }
+  if (scanner instanceof Error) throw scanner;
   return (text) => {
     try {
-      return scanner.scan(text).outcome === 'failed';
+      return scanner.scan(text, { deadline }).outcome === 'failed';
     } catch (err) {
+      if (err instanceof ScanLimitError && err.limit === 'budget') {
+        throw DomainError.failedPrecondition(`the evaluation took longer than its ${DATASET_SCAN_BUDGET_MS} ms scanning budget and stopped: evaluate a smaller dataset`);
+      }
       if (err instanceof ScanLimitError) return true;
       throw err;
     }

@@ -22,7 +22,7 @@ import {
   type UpdateScannerVersionCommand,
   DEFAULT_PAGE_SIZE,
 } from '@bastion/contracts';
-import { validateScannerConfig } from '@bastion/guardrails';
+import { scannerConfigWarnings, validateScannerConfig } from '@bastion/guardrails';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
 import { BUILT_IN_AUTHOR, builtInCatalog } from '../domain/built-in-catalog';
@@ -78,7 +78,7 @@ export class ScannerService implements OnApplicationBootstrap {
       },
     });
     await this.events.scannerChanged(scanner, 'created', []);
-    return { id: scanner.id };
+    return { id: scanner.id, ...warningsOf(body.config, ['body', 'config']) };
   }
 
   async list({ principal, limit, cursor }: ListScannersCommand): Promise<Page<'scanners', ScannerView>> {
@@ -153,7 +153,11 @@ export class ScannerService implements OnApplicationBootstrap {
     const runs = await this.scanners.latestRuns(principal.tenant, [shown.id]);
     const projectIds = await this.projects.idsReferencing(principal.tenant, scanner.id);
     await this.events.scannerChanged(result.scanner, result.created ? 'version-created' : 'updated', projectIds, result.created?.id ?? null);
-    return { message: updateMessage(result.created, push), versionMeta: versionMeta(shown, runs) };
+    return {
+      message: updateMessage(result.created, push),
+      versionMeta: versionMeta(shown, runs),
+      ...(result.created && body.config ? warningsOf(body.config, ['body', 'config']) : {}),
+    };
   }
 
   async delete({ principal, scannerId }: ScannerRefCommand): Promise<MessageResponse> {
@@ -243,6 +247,15 @@ function checkConfig(config: unknown, loc: string[]): void {
   if (problems.length === 0) return;
   const details = problems.map((p) => ({ loc: [...loc, ...p.loc], msg: p.msg, type: p.type }));
   throw DomainError.invalid(`invalid scanner config: ${details.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ')}`, details);
+}
+
+/**
+ * What a valid config still warns about (a pattern allowing matches longer than the stream
+ * hold-back cap), at its place in the body; nothing when there is nothing to say.
+ */
+function warningsOf(config: unknown, loc: string[]): { warnings?: FieldViolation[] } {
+  const warnings = scannerConfigWarnings(config).map((w) => ({ loc: [...loc, ...w.loc], msg: w.msg, type: w.type }));
+  return warnings.length ? { warnings } : {};
 }
 
 function updateMessage(created: ScannerVersion | null, push: boolean): string {

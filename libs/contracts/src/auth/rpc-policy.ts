@@ -48,6 +48,8 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   // Through a project's guardrails.
   [ProxySubjects.messages]: spend,
   [ProxySubjects.messagesStream]: spend,
+  [ProxySubjects.chat]: spend,
+  [ProxySubjects.chatStream]: spend,
   [ProxySubjects.sendPrompt]: spend,
   [ProxySubjects.scan]: spend,
   [ProxySubjects.health]: INTERNAL,

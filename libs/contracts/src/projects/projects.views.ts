@@ -1,3 +1,4 @@
+import type { FieldViolation } from '../errors/domain-error';
 import type { ScannerVersionMeta } from '../prompts/prompt-record.event';
 import type { DeploymentStatus, GuardrailEntryMode, ScannerDirection, ScannerKind } from './scanner.enums';
 
@@ -131,11 +132,18 @@ export interface ProjectView {
 
 export interface ScannerCreateResponse {
   id: string;
+  /**
+   * Present when the saved config is valid but has a limit worth knowing, e.g. a pattern that
+   * allows matches longer than the stream hold-back cap (`type: "match_length_warning"`).
+   */
+  warnings?: FieldViolation[];
 }
 
 export interface ScannerUpdateResponse {
   message: string;
   versionMeta: ScannerVersionMeta;
+  /** As in ScannerCreateResponse, for the config of the new version. */
+  warnings?: FieldViolation[];
 }
 
 export interface MessageResponse {

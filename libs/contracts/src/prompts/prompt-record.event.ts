@@ -146,9 +146,9 @@ export class PromptRecordedEvent {
   @IsIn(['prompt', 'scan'])
   type!: 'prompt' | 'scan';
 
-  /** Which entry point: the vendor route, POST /prompts or POST /scans. */
-  @IsIn(['vendor', 'prompts', 'scans'])
-  source!: 'vendor' | 'prompts' | 'scans';
+  /** Which entry point: the vendor route, the OpenAI route, POST /prompts or POST /scans. */
+  @IsIn(['vendor', 'openai', 'prompts', 'scans'])
+  source!: 'vendor' | 'openai' | 'prompts' | 'scans';
 
   @IsISO8601()
   receivedAt!: string;

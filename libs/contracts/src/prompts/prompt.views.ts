@@ -48,6 +48,16 @@ export interface PromptView {
   result: PromptResultView;
 }
 
+/**
+ * The answer of `POST /backend/v1/scans`: the stored scan, plus the text as it may go on
+ * (`redactedInput`: masked where redacted, else the input) and, when flagged or blocked, why.
+ */
+export interface ScanView extends PromptView {
+  redactedInput: string;
+  message?: string;
+  result: PromptResultView & { reason?: string };
+}
+
 /** The spec's Prompt template record. */
 export interface PromptTemplateView {
   id: string;

@@ -21,6 +21,17 @@ export interface RuntimeGuardrail extends GuardrailEntry {
  * `projects.project.runtime.v1` (query: ProjectRuntimeQuery {tenant, project: id | name | "default"}):
  * what the message proxy needs of a project, cached there until a `projects.*.changed.v1` event.
  */
+/**
+ * How the proxy treats what it cannot scan, per project. `unreadableContent`: `refuse` refuses every
+ * image, base64 document and unknown block or delta type; `flag` passes them all and flags the
+ * prompt. Unset: known binary content (images, PDFs) passes flagged, and unknown types are refused.
+ */
+export interface GuardSettings {
+  unreadableContent?: 'refuse' | 'flag';
+  /** Scan the descriptions and schemas of the tools a request declares (off: they are the app's own text). */
+  scanToolDescriptions?: boolean;
+}
+
 export interface ProjectRuntime {
   tenant: string;
   project: {
@@ -37,4 +48,5 @@ export interface ProjectRuntime {
   scanners: RuntimeGuardrail[];
   /** An empty list allows every provider of the tenant. */
   providers: ProviderEntry[];
+  guard?: GuardSettings;
 }

@@ -47,6 +47,52 @@ export class MessagesRequest {
   system?: string | Record<string, unknown>[];
 }
 
+/** One message of OpenAI's Chat Completions API. */
+export class ChatMessage {
+  @ApiProperty({ enum: ['system', 'developer', 'user', 'assistant', 'tool'] })
+  @IsIn(['system', 'developer', 'user', 'assistant', 'tool'])
+  role!: string;
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }], nullable: true })
+  @Allow()
+  content?: string | Record<string, unknown>[] | null;
+}
+
+/**
+ * The Chat Completions request. Only what the proxy reads is checked; the rest is translated to
+ * the Messages API where it has a counterpart (see the README's OpenAI route).
+ */
+export class ChatCompletionRequest {
+  @ApiProperty({ example: 'claude-sonnet-4-5' })
+  @IsString()
+  @MaxLength(256)
+  model!: string;
+
+  @ApiProperty({ type: [ChatMessage] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ValidateNested({ each: true })
+  @Type(() => ChatMessage)
+  messages!: ChatMessage[];
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  stream?: boolean;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  max_tokens?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  max_completion_tokens?: number;
+}
+
 export class SendPromptRequest {
   @ApiPropertyOptional({ description: 'The prompt text; or give promptTemplateId.' })
   @IsOptional()
@@ -88,9 +134,25 @@ export class ScanRequest {
   @MaxLength(128)
   project?: string;
 
-  @ApiProperty({ enum: ['request', 'response'] })
+  @ApiPropertyOptional({ enum: ['request', 'response'], default: 'request' })
+  @IsOptional()
   @IsIn(['request', 'response'])
-  scanDirection!: 'request' | 'response';
+  scanDirection?: 'request' | 'response';
+
+  @ApiPropertyOptional({ default: false, description: 'Only flag: a scanner that would block flags instead.' })
+  @IsOptional()
+  @IsBoolean()
+  flagOnly?: boolean;
+
+  @ApiPropertyOptional({ description: 'false: list only the scanners that triggered. Unset or true: every scanner run.' })
+  @IsOptional()
+  @IsBoolean()
+  verbose?: boolean;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  externalMetadata?: Record<string, unknown>;
 }
 
 class Scoped {

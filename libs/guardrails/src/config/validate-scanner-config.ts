@@ -1,4 +1,6 @@
 import RE2 from 're2';
+import { analysePattern, PATTERN_PROGRAM_LIMIT, SCANNER_PROGRAM_LIMIT } from '../bounds/pattern-analysis';
+import { canonicalizePattern } from '../canonical/canonicalize-pattern';
 import { PACKAGE_DETECTORS, type PackageId } from '../packages/built-in-packages';
 import { type ConfigProblem, ScannerConfigError } from './config-problem';
 import { SCANNER_TYPES, type ScannerConfig, type ScannerType } from './scanner-config';
@@ -17,12 +19,24 @@ function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export interface ValidateOptions {
+  /**
+   * Compile each regex pattern with RE2 to catch what only RE2 refuses (default true). The
+   * compiler passes false: it compiles the patterns itself and reports RE2's refusal the same way,
+   * so a pattern is compiled once, not twice.
+   */
+  readonly compile?: boolean;
+}
+
 /**
  * Everything wrong with a scanner config as a client sent it, empty when it can be saved and
- * compiled. Regex patterns are compiled with RE2 here, so a pattern that would fail at scan time is
- * refused when the scanner is saved (the service answers 422 with these as `detail`).
+ * compiled. Regex patterns are checked against the program-size budget (PATTERN_PROGRAM_LIMIT,
+ * SCANNER_PROGRAM_LIMIT) without compiling, then compiled with RE2, so a pattern that would fail
+ * or be too costly at scan time is refused when the scanner is saved (the service answers 422
+ * with these as `detail`, each naming its pattern).
  */
-export function validateScannerConfig(input: unknown): ConfigProblem[] {
+export function validateScannerConfig(input: unknown, options: ValidateOptions = {}): ConfigProblem[] {
+  const compile = options.compile ?? true;
   if (!isFields(input)) return [problem([], 'Input should be an object', 'dict_type')];
   const type = input.type;
   if (type === undefined) return [problem(['type'], 'Field required', 'missing')];
@@ -31,7 +45,7 @@ export function validateScannerConfig(input: unknown): ConfigProblem[] {
   }
   switch (type as ScannerType) {
     case 'regex':
-      return validateRegex(input);
+      return validateRegex(input, compile);
     case 'keyword':
       return validateKeyword(input);
     case 'pii':
@@ -48,28 +62,56 @@ export function assertScannerConfig(input: unknown): asserts input is ScannerCon
   if (problems.length > 0) throw new ScannerConfigError(problems);
 }
 
-function validateRegex(input: Fields): ConfigProblem[] {
+function validateRegex(input: Fields, compile: boolean): ConfigProblem[] {
   const hasOne = input.pattern !== undefined;
   const hasMany = input.patterns !== undefined;
   if (hasOne && hasMany) return [problem([], 'Give either pattern or patterns, not both', 'value_error')];
   if (hasOne) {
     if (typeof input.pattern !== 'string') return [problem(['pattern'], 'Input should be a valid string', 'string_type')];
-    return patternProblems(input.pattern, ['pattern']);
+    return patternProblems(input.pattern, ['pattern'], compile, { total: 0 });
   }
   if (!hasMany) return [problem(['patterns'], 'Field required (pattern or patterns)', 'missing')];
-  return listProblems(input.patterns, 'patterns', MAX_PATTERNS, (p, loc) => patternProblems(p, loc));
+  const budget = { total: 0 };
+  const problems = listProblems(input.patterns, 'patterns', MAX_PATTERNS, (p, loc) => patternProblems(p, loc, compile, budget));
+  if (problems.length === 0 && budget.total > SCANNER_PROGRAM_LIMIT) {
+    problems.push(
+      problem(
+        ['patterns'],
+        `Together the patterns compile to about ${budget.total} instructions, over the limit of ${SCANNER_PROGRAM_LIMIT}: split them across scanners or narrow them`,
+        'value_error',
+      ),
+    );
+  }
+  return problems;
 }
 
-function patternProblems(pattern: string, loc: (string | number)[]): ConfigProblem[] {
+/** A pattern as a message may quote it. */
+function quote(pattern: string): string {
+  return JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern);
+}
+
+function patternProblems(pattern: string, loc: (string | number)[], compile: boolean, budget: { total: number }): ConfigProblem[] {
   if (pattern === '') return [problem(loc, 'A pattern cannot be empty', 'string_too_short')];
   if (pattern.length > MAX_PATTERN_LENGTH) {
     return [problem(loc, `A pattern can be at most ${MAX_PATTERN_LENGTH} characters long`, 'string_too_long')];
   }
   const unsupported = findUnsupportedSyntax(pattern);
   if (unsupported) return [problem(loc, unsupported, 'value_error')];
+  const { programCost } = analysePattern(pattern);
+  budget.total += programCost;
+  if (programCost > PATTERN_PROGRAM_LIMIT) {
+    return [
+      problem(
+        loc,
+        `The pattern ${quote(pattern)} compiles to about ${programCost} RE2 instructions, over the limit of ${PATTERN_PROGRAM_LIMIT}: use narrower character classes (\\p{L} holds hundreds of ranges) or smaller repetition counts`,
+        'value_error',
+      ),
+    ];
+  }
+  if (!compile) return [];
   let re: RE2;
   try {
-    re = new RE2(pattern, 'u');
+    re = new RE2(canonicalizePattern(pattern), 'u');
   } catch (e) {
     return [problem(loc, `Not a valid RE2 pattern: ${(e as Error).message}`, 'value_error')];
   }

@@ -12,4 +12,10 @@ export interface Detector<Id extends string = string> {
   /** RE2 syntax. */
   readonly pattern: string;
   readonly confirm?: Confirm;
+  /**
+   * The longest candidate `pattern` can match, in UTF-16 units, when the pattern alone is
+   * unbounded but the detector is not (its confirm refuses longer ones). Unset: worked out from
+   * the pattern.
+   */
+  readonly maxLength?: number;
 }

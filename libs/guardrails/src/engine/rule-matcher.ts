@@ -53,20 +53,33 @@ export interface RuleMatcherOptions {
  * instance can serve every caller of a process.
  */
 export class RuleMatcher {
-  private readonly regexes: RE2[];
+  readonly regexes: RE2[];
   private readonly set: RE2Set | undefined;
   private readonly everyRule: number[];
-  private readonly retryInsideRefused: boolean;
+  readonly retryInsideRefused: boolean;
+  /** RE2 flags of every rule (`u` and the options' flags). */
+  readonly flags: string;
 
   constructor(
-    private readonly rules: readonly Rule[],
+    readonly rules: readonly Rule[],
     options: RuleMatcherOptions = {},
   ) {
     const flags = `u${options.flags ?? ''}`;
+    this.flags = flags;
     this.regexes = rules.map((r) => new RE2(r.source, `g${flags}`));
     this.everyRule = rules.map((_, i) => i);
     this.set = rules.length > 1 ? compileSet(rules, flags) : undefined;
     this.retryInsideRefused = options.retryInsideRefused ?? false;
+  }
+
+  /** Index of the first rule that matches the empty string, or -1. */
+  emptyMatchRule(): number {
+    return this.regexes.findIndex((re) => {
+      re.lastIndex = 0;
+      const hit = re.test('');
+      re.lastIndex = 0;
+      return hit;
+    });
   }
 
   /**
@@ -79,7 +92,8 @@ export class RuleMatcher {
     return found.sort((a, b) => a.start - b.start || a.end - b.end || a.rule - b.rule);
   }
 
-  private rulesThatMatch(text: string): readonly number[] {
+  /** Rules that match somewhere in `text` (all of them when the combined set cannot tell). */
+  rulesThatMatch(text: string): readonly number[] {
     if (!this.set) return this.everyRule;
     try {
       return this.set.match(text);

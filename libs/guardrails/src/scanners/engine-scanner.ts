@@ -1,22 +1,29 @@
+import { canonicalize, type CanonicalText } from '../canonical/canonicalize';
 import type { EngineType } from '../config/scanner-config';
 import { MAX_SCAN_MATCHES, MAX_SCAN_TEXT_BYTES, SCAN_TIME_BUDGET_MS } from '../config/scanner-limits';
-import type { RuleMatcher } from '../engine/rule-matcher';
+import type { RuleMatch, RuleMatcher } from '../engine/rule-matcher';
 import { maskSpans } from '../engine/span';
 import { type ScanMatch, type ScanResult, type ScanResultLike, spansOf } from './scan-result';
 import { ScanLimitError } from './scan-limit.error';
-import type { CompileOptions, Scanner } from './scanner';
+import type { CompileOptions, ScanOptions, Scanner } from './scanner';
 
 /** What every engine shares around its matcher: the caps, timing, the result shape, redaction. */
+let serials = 0;
+
 export class EngineScanner implements Scanner {
-  private readonly includeText: boolean;
-  private readonly maxTextBytes: number;
-  private readonly maxMatches: number;
-  private readonly timeBudgetMs: number;
+  /** Tells compiled scanners apart (caches of what is built from several of them). */
+  readonly serial = ++serials;
+  readonly includeText: boolean;
+  readonly maxTextBytes: number;
+  readonly maxMatches: number;
+  readonly timeBudgetMs: number;
 
   constructor(
     readonly type: EngineType,
-    private readonly matcher: Pick<RuleMatcher, 'find'>,
-    private readonly ruleLabel: (rule: number) => number | string,
+    readonly matcher: RuleMatcher,
+    readonly ruleLabel: (rule: number) => number | string,
+    /** Longest match in canonical UTF-16 units; Infinity when unbounded. */
+    readonly maxMatchLength: number,
     options: CompileOptions = {},
   ) {
     this.includeText = options.includeText ?? false;
@@ -25,22 +32,23 @@ export class EngineScanner implements Scanner {
     this.timeBudgetMs = options.timeBudgetMs ?? SCAN_TIME_BUDGET_MS;
   }
 
-  scan(text: string): ScanResult {
+  scan(text: string, options: ScanOptions = {}): ScanResult {
     const startedDate = new Date().toISOString();
     const t0 = performance.now();
     this.checkSize(text);
+    options.deadline?.check();
+    const canonical = options.canonical?.original === text ? options.canonical : canonicalize(text);
     const deadline = t0 + this.timeBudgetMs;
-    const found = this.matcher.find(text, (matches) => {
+    const found = this.matcher.find(canonical.text, (matches) => {
       if (matches > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
       if (performance.now() > deadline) throw new ScanLimitError('time', this.timeBudgetMs);
+      options.deadline?.check();
     });
     // The last search's matches are counted here, after the loop that would have checked them.
     if (found.length > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
-    const matches = found.map(({ start, end, rule }): ScanMatch => {
-      const label = this.ruleLabel(rule);
-      return this.includeText ? [start, end, label, text.slice(start, end)] : [start, end, label];
-    });
+    const matches = this.toMatches(found, canonical);
     const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
+    options.deadline?.spend(durationMs);
     return {
       outcome: matches.length > 0 ? 'failed' : 'passed',
       data: { type: this.type, matches },
@@ -48,6 +56,15 @@ export class EngineScanner implements Scanner {
       completedDate: new Date().toISOString(),
       durationMs,
     };
+  }
+
+  /** Matches found in canonical text, as offsets into the original (and its text, if asked). */
+  toMatches(found: readonly RuleMatch[], canonical: Pick<CanonicalText, 'original' | 'toOriginal'>): ScanMatch[] {
+    return found.map(({ start, end, rule }): ScanMatch => {
+      const [s, e] = canonical.toOriginal(start, end);
+      const label = this.ruleLabel(rule);
+      return this.includeText ? [s, e, label, canonical.original.slice(s, e)] : [s, e, label];
+    });
   }
 
   redact(text: string, result?: ScanResultLike): string {

@@ -1,10 +1,11 @@
 /** Which cap a scan ran into. */
-export type ScanLimit = 'text-bytes' | 'matches' | 'time';
+export type ScanLimit = 'text-bytes' | 'matches' | 'time' | 'budget';
 
 const DESCRIBE: Record<ScanLimit, (max: number, actual?: number) => string> = {
   'text-bytes': (max, actual) => `Text of ${actual} bytes is over the ${max}-byte scanning limit`,
   matches: (max) => `More than ${max} matches: the scan stopped`,
   time: (max) => `The scan took longer than ${max} ms and stopped`,
+  budget: (max) => `The request's scan budget of ${max} ms is spent: the scan stopped`,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { RenderBudget, withRenderBudget } from '../limits/render-budget';
 import { resolveLimits } from '../limits/template-limits';
 import { type ScopeLike, TemplateScope } from '../scope/template-scope';
 import type { TemplateOptions } from '../template/template-options';
@@ -16,8 +17,10 @@ export function evaluateExpression(source: string, scope: ScopeLike, options: Te
   const limits = resolveLimits(options.limits);
   try {
     const { root } = parseExpression(source, limits);
-    const value = evaluateNode(root, TemplateScope.from(scope, limits), limits);
-    return exportValue(value, new SizeBudget(limits.maxOutputSize, 'the result'), limits.maxDataDepth);
+    return withRenderBudget(new RenderBudget(limits), () => {
+      const value = evaluateNode(root, TemplateScope.from(scope, limits), limits);
+      return exportValue(value, new SizeBudget(limits.maxOutputSize, 'the result'), limits.maxDataDepth);
+    });
   } catch (err) {
     if (err instanceof TemplateError) throw err.at({ placeholder: source, loc: options.path });
     throw err;

@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { chargeSteps } from '../limits/render-budget';
 import { checkStringLength, type TemplateLimits } from '../limits/template-limits';
 import type { TemplateScope } from '../scope/template-scope';
 import { toText } from '../values/to-text';
@@ -35,6 +36,7 @@ export function evaluateNode(root: ExpressionNode, scope: TemplateScope, limits:
 
 function tick(run: Run, count = 1): void {
   run.steps += count;
+  chargeSteps(count);
   if (run.steps > run.limits.maxSteps) {
     throw new TemplateError('limit', `the expression needs more than ${run.limits.maxSteps} evaluation steps`);
   }

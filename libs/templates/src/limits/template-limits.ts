@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { chargeChars } from './render-budget';
 
 /**
  * Bounds on the work one template may cause. Provider templates are written by tenants and rendered
@@ -18,6 +19,10 @@ export interface TemplateLimits {
   maxOutputSize: number;
   /** Deepest nesting of data: the template itself, scope values, parsed JSON. */
   maxDataDepth: number;
+  /** Node visits of one whole render, all placeholders together. */
+  maxRenderSteps: number;
+  /** Characters of strings one whole render may build, intermediate ones included. */
+  maxRenderChars: number;
 }
 
 export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
@@ -27,6 +32,8 @@ export const DEFAULT_TEMPLATE_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxStringLength: 1_048_576,
   maxOutputSize: 1_048_576,
   maxDataDepth: 256,
+  maxRenderSteps: 100_000,
+  maxRenderChars: 16_777_216,
 });
 
 /** Fills in defaults and refuses nonsense, so a misconfigured caller fails at once, not per request. */
@@ -43,9 +50,13 @@ export function resolveLimits(overrides: Partial<TemplateLimits> = {}): Readonly
   return Object.freeze(limits);
 }
 
-/** Refuses a string longer than `maxStringLength` before it is built. */
+/**
+ * Refuses a string longer than `maxStringLength` before it is built, and charges its length to
+ * the render's total (maxRenderChars).
+ */
 export function checkStringLength(length: number, limits: Readonly<TemplateLimits>): void {
   if (length > limits.maxStringLength) {
     throw new TemplateError('limit', `a string would exceed ${limits.maxStringLength} characters`);
   }
+  chargeChars(length);
 }

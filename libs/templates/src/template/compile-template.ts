@@ -1,3 +1,4 @@
+import { RenderBudget, withRenderBudget } from '../limits/render-budget';
 import { resolveLimits, type TemplateLimits } from '../limits/template-limits';
 import { type ScopeLike, TemplateScope } from '../scope/template-scope';
 import { SizeBudget } from '../values/size-budget';
@@ -26,11 +27,13 @@ export class CompiledTemplate {
    * the result have a null prototype. Throws a `TemplateError` naming the failing placeholder.
    */
   render(scope: ScopeLike): JsonValue | undefined {
-    return renderNode(this.root, {
-      scope: TemplateScope.from(scope, this.limits),
-      limits: this.limits,
-      budget: new SizeBudget(this.limits.maxOutputSize, 'the rendered template'),
-    });
+    return withRenderBudget(new RenderBudget(this.limits), () =>
+      renderNode(this.root, {
+        scope: TemplateScope.from(scope, this.limits),
+        limits: this.limits,
+        budget: new SizeBudget(this.limits.maxOutputSize, 'the rendered template'),
+      }),
+    );
   }
 }
 

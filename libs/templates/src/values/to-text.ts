@@ -1,3 +1,4 @@
+import { chargeChars } from '../limits/render-budget';
 import { TemplateError } from '../errors/template-error';
 import type { TemplateLimits } from '../limits/template-limits';
 import { exportValue } from './export-value';
@@ -32,5 +33,6 @@ export function stringifyJson(value: TemplateValue, limits: Readonly<TemplateLim
   if (text.length > limits.maxStringLength) {
     throw new TemplateError('limit', `the JSON text would exceed ${limits.maxStringLength} characters`);
   }
+  chargeChars(text.length);
   return text;
 }

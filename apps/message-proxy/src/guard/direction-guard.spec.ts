@@ -1,6 +1,7 @@
 import type { RuntimeGuardrail } from '@bastion/contracts';
-import { CompiledGuardrails } from './compiled-guardrails';
-import { runGuardrails } from './run-guardrails';
+import { compiledGuardrail } from './compiled-guardrails';
+import { maskSpans } from '@bastion/guardrails';
+import { DirectionGuard, ScanBudget } from './direction-guard';
 
 const guardrail = (over: Partial<RuntimeGuardrail>): RuntimeGuardrail => ({
   id: 'g1',
@@ -19,11 +20,16 @@ const guardrail = (over: Partial<RuntimeGuardrail>): RuntimeGuardrail => ({
   ...over,
 });
 
-const compiled = new CompiledGuardrails();
-const run = (gs: RuntimeGuardrail[], text: string, direction: 'request' | 'response' = 'request', enforce = true) =>
-  runGuardrails(gs, (g) => compiled.get(g), text, direction, enforce);
 
-describe('runGuardrails', () => {
+/** Scans one text whole, as the proxy does for a request or a JSON answer. */
+function run(gs: RuntimeGuardrail[], text: string, direction: 'request' | 'response' = 'request', enforce = true, budgetMs = 1000) {
+  const guard = new DirectionGuard(gs, compiledGuardrail, direction, enforce, new ScanBudget(budgetMs));
+  const verdict = guard.scan(text);
+  const summary = guard.summary();
+  return { ...summary, blocked: verdict.blocked, text: maskSpans(text, verdict.redactions) };
+}
+
+describe('DirectionGuard', () => {
   it('clears clean text and records a passed result per applicable scanner', () => {
     const r = run([guardrail({})], 'hello there');
     expect(r.outcome).toBe('cleared');
@@ -54,5 +60,24 @@ describe('runGuardrails', () => {
     const custom = run([guardrail({ type: 'custom', resolvedVersion: { id: 'c', name: 'v_1', published: true, direction: 'both', config: { type: 'custom', prompt: 'judge' } } })], 'x');
     expect(custom.outcome).toBe('cleared');
     expect(custom.results[0].message).toMatch(/^not run:/);
+  });
+});
+
+describe('DirectionGuard across windows', () => {
+  it('keeps findings in absolute offsets and counts a match seen by two overlapping windows once', () => {
+    const guard = new DirectionGuard([guardrail({ mode: 'redact' })], compiledGuardrail, 'response', true, new ScanBudget(1000));
+    const text = 'aaaa hunter2 bbbb';
+    expect(guard.scan(text.slice(0, 13), 0).redactions).toEqual([[5, 12]]);
+    expect(guard.scan(text.slice(3), 3).redactions).toEqual([[5, 12]]);
+    const summary = guard.summary();
+    expect(summary.outcome).toBe('redacted');
+    expect(summary.results[0].data.matches).toEqual([[5, 12, 0]]);
+  });
+
+  it('fails closed when the request has spent its scan budget', () => {
+    const r = run([guardrail({ mode: 'audit' })], 'nothing here', 'request', true, 0);
+    expect(r.blocked).toBe(true);
+    expect(r.outcome).toBe('blocked');
+    expect(r.results[0].message).toMatch(/scan budget/);
   });
 });

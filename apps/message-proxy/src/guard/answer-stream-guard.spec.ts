@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import type { RuntimeGuardrail } from '@bastion/contracts';
+import { AnswerStreamGuard, type StreamEvent } from './answer-stream-guard';
+import { compiledGuardrail } from './compiled-guardrails';
+import { DirectionGuard, ScanBudget } from './direction-guard';
+
+
+const SECRET = 'top secret plan';
+
+function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+plan'], enabled = true): RuntimeGuardrail {
+  return {
+    id: `g-${mode}`,
+    kind: 'scanner',
+    name: 'g',
+    type: 'regex',
+    builtIn: false,
+    version: 'latest',
+    enabled,
+    blocking: true,
+    force: false,
+    mode,
+    direction: 'response',
+    flagMessage: '',
+    resolvedVersion: { id: 'v', name: 'v_1', published: true, direction: 'response', config: { type: 'regex', patterns } },
+  };
+}
+
+function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnreadable = false, enforce = true) {
+  const entries = mode ? [entry(mode)] : [];
+  const direction = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(10_000));
+  return new AnswerStreamGuard(direction, holdBack, passUnreadable);
+}
+
+/** One content block of an answer, as a list of deltas. */
+type Block = { kind: 'text' | 'thinking'; parts: string[] } | { kind: 'tool'; input: Record<string, unknown>; parts: string[] };
+
+function events(blocks: Block[]): StreamEvent[] {
+  const out: StreamEvent[] = [{ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm' } }];
+  blocks.forEach((b, index) => {
+    if (b.kind === 'tool') {
+      out.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} } });
+      for (const p of b.parts) out.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: p } });
+    } else {
+      const field = b.kind;
+      out.push({ type: 'content_block_start', index, content_block: b.kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' } });
+      for (const p of b.parts) out.push({ type: 'content_block_delta', index, delta: { type: `${field}_delta`, [field]: p } });
+    }
+    out.push({ type: 'content_block_stop', index });
+  });
+  out.push({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } });
+  out.push({ type: 'message_stop' });
+  return out;
+}
+
+/** Runs events through a guard as the proxy does; returns what the client received and whether it stopped. */
+function run(guard: AnswerStreamGuard, input: StreamEvent[]): { out: StreamEvent[]; stop?: string } {
+  const out: StreamEvent[] = [];
+  for (const e of input) {
+    const step = guard.push(structuredClone(e));
+    out.push(...structuredClone(step.events));
+    if (step.stop) return { out, stop: step.stop.reason };
+  }
+  const end = guard.finish();
+  out.push(...structuredClone(end.events));
+  return { out, stop: end.stop?.reason };
+}
+
+/** All the content the client could read, in order. */
+function readable(out: StreamEvent[]): string {
+  return out
+    .map((e) => {
+      const d = e.delta as Record<string, unknown> | undefined;
+      if (!d) return '';
+      if (d.type === 'text_delta') return String(d.text);
+      if (d.type === 'thinking_delta') return String(d.thinking);
+      if (d.type === 'input_json_delta') return Object.values(JSON.parse(String(d.partial_json)) as Record<string, string>).join('');
+      return '';
+    })
+    .join('');
+}
+
+/** Splits a text at random points into at least one piece. */
+const splits = (text: string) =>
+  fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: 12 }).map((cuts) => {
+    const points = [0, ...cuts.filter((c) => c < text.length).sort((a, b) => a - b), text.length];
+    return points.slice(1).map((p, i) => text.slice(points[i], p)).filter((p) => p.length > 0);
+  });
+
+/** Prose with the secret somewhere in it, split into up to three blocks of random kinds at random points. */
+const answerWithSecret = fc
+  .tuple(fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'x')), fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'y')))
+  .chain(([before, after]) => {
+    const text = `${before} ${SECRET} ${after}`;
+    return fc.tuple(fc.constant(text), splits(text), fc.array(fc.constantFrom<'text' | 'thinking'>('text', 'thinking'), { minLength: 3, maxLength: 3 }), fc.integer({ min: 1, max: 3 }));
+  })
+  .map(([text, parts, kinds, blockCount]) => {
+    const blocks: Block[] = [];
+    const per = Math.ceil(parts.length / blockCount);
+    for (let i = 0; i < parts.length; i += per) blocks.push({ kind: kinds[blocks.length % 3], parts: parts.slice(i, i + per) });
+    return { text, blocks };
+  });
+
+describe('AnswerStreamGuard', () => {
+  it('relays every event at once, in order, when the project has no response scanner', () => {
+    const input = events([{ kind: 'text', parts: ['hello ', 'world'] }]);
+    const guard = guardFor(null, 0);
+    const first = guard.push(structuredClone(input[0]));
+    expect(first.events).toHaveLength(1);
+    const { out } = run(guard, input.slice(1));
+    expect([first.events[0], ...out]).toEqual(input);
+  });
+
+  it('property: no character of a blocked match reaches the client, however the answer is split across deltas and blocks', () => {
+    fc.assert(
+      fc.property(answerWithSecret, ({ text, blocks }) => {
+        const { out, stop } = run(guardFor('block'), events(blocks));
+        expect(stop).toBe('blocked');
+        const seen = readable(out);
+        expect(text.startsWith(seen)).toBe(true);
+        expect(seen.length).toBeLessThanOrEqual(text.indexOf(SECRET));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: a redacted match arrives masked and everything else arrives unchanged', () => {
+    fc.assert(
+      fc.property(answerWithSecret, ({ text, blocks }) => {
+        const { out, stop } = run(guardFor('redact'), events(blocks));
+        expect(stop).toBeUndefined();
+        expect(readable(out)).toBe(text.replace(SECRET, '*'.repeat(SECRET.length)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: clean answers arrive whole and in order, every event re-serialisable', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 200 }).chain((t) => fc.tuple(fc.constant(t), splits(t))),
+        ([text, parts]) => {
+          const input = events([{ kind: 'text', parts }]);
+          const { out, stop } = run(guardFor('block'), input);
+          expect(stop).toBeUndefined();
+          expect(readable(out)).toBe(text);
+          expect(out.map((e) => e.type)).toEqual(expect.arrayContaining(['message_start', 'content_block_start', 'content_block_stop', 'message_stop']));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('scans a tool call by its decoded input, even when its JSON escapes the match', () => {
+    const json = JSON.stringify({ q: 'the top secret plan' }).replace('secret', '\\u0073ecret');
+    const parts = [json.slice(0, 7), json.slice(7, 15), json.slice(15)];
+    expect(run(guardFor('block'), events([{ kind: 'tool', input: {}, parts }])).stop).toBe('blocked');
+    const redacted = run(guardFor('redact'), events([{ kind: 'tool', input: {}, parts }]));
+    expect(readable(redacted.out)).toBe(`the ${'*'.repeat(SECRET.length)}`);
+  });
+
+  it('refuses a tool input that is not JSON, and content types it does not know unless the project passes them', () => {
+    expect(run(guardFor('block'), events([{ kind: 'tool', input: {}, parts: ['{"q": "unterminated'] }])).stop).toBe('malformed');
+    const unknown: StreamEvent[] = [{ type: 'content_block_start', index: 0, content_block: { type: 'hologram', payload: SECRET } }];
+    expect(run(guardFor('block'), unknown).stop).toBe('unreadable');
+    const passed = guardFor('block', 32, true);
+    expect(run(passed, [{ type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: 1 } }]).stop).toBeUndefined();
+    expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'delta/hologram_delta' })]);
+  });
+
+  it('holds back only what could still become a match: clean prose leaves while the answer streams', () => {
+    const guard = guardFor('block', 1024);
+    guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    let released = '';
+    for (let i = 0; i < 40; i++) {
+      released += readable(guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'abcd' } }).events);
+    }
+    // The engine scans every 32 new characters; a few characters of context stay behind.
+    expect(released.length).toBeGreaterThanOrEqual(160 - 32 - 16);
+  });
+
+  it('finds a match at the very end of a long answer', () => {
+    const parts = Array.from({ length: 50_000 }, () => 'abcd');
+    parts.push(' top secret plan');
+    const { stop } = run(guardFor('block', 1024), events([{ kind: 'text', parts }]));
+    expect(stop).toBe('blocked');
+  });
+
+  it('in a project that does not enforce, records matches but holds nothing back', () => {
+    const guard = guardFor('block', 64, false, false);
+    guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const step = guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: SECRET } });
+    expect(readable(step.events)).toBe(SECRET);
+  });
+});

@@ -1,0 +1,268 @@
+import type { PromptOutcome, RuntimeGuardrail, ScannerResultRecord } from '@bastion/contracts';
+import {
+  aggregateOutcome,
+  createStreamScanner,
+  ScanDeadline,
+  ScanLimitError,
+  type ScanMatch,
+  type Scanner,
+  type ScanResultLike,
+  type Span,
+  type StreamFinding,
+  type StreamScanner,
+} from '@bastion/guardrails';
+
+export type ScanDirection = 'request' | 'response';
+
+/** What one scan of one text (or one step of a stream) asks the caller to do. */
+export interface WindowVerdict {
+  /** Stop: a blocking entry matched, or a scan ran over a limit in an enforcing project. */
+  blocked: boolean;
+  /** Spans to mask, in the caller's offsets (the window's base added). */
+  redactions: Span[];
+}
+
+/** The verdict on everything scanned so far: what the prompt record keeps. */
+export interface GuardSummary {
+  outcome: PromptOutcome;
+  results: ScannerResultRecord[];
+  /** Flag messages of the entries that acted. */
+  messages: string[];
+  /** Every matched span of an entry that acted (for masking what a record keeps of blocked text). */
+  actedSpans: Span[];
+}
+
+/**
+ * The scan budget of one exchange: CPU time spent scanning, in both directions and across a whole
+ * stream, however long the stream waits on its upstream. Its deadline is a clock that runs only
+ * while a scan runs, so the engines' own budget checks see scanning time, not waiting time.
+ */
+export class ScanBudget {
+  private spentMs = 0;
+  private runningSince?: number;
+  readonly deadline: ScanDeadline;
+
+  constructor(readonly limitMs: number) {
+    this.deadline = new ScanDeadline(limitMs, () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince));
+  }
+
+  get exhausted(): boolean {
+    return this.spentMs >= this.limitMs;
+  }
+
+  run<T>(scan: () => T): T {
+    this.runningSince = performance.now();
+    try {
+      return scan();
+    } finally {
+      this.spentMs += performance.now() - this.runningSince;
+      this.runningSince = undefined;
+    }
+  }
+}
+
+/** One direction's guard over a streamed text: push each piece in order, release what is safe. */
+export interface GuardStream {
+  push(text: string): WindowVerdict & { safeUpTo: number };
+  finish(): WindowVerdict & { safeUpTo: number };
+}
+
+interface EntryState {
+  entry: RuntimeGuardrail;
+  scanner: Scanner | Error;
+  matches: Map<string, ScanMatch>;
+  failed: boolean;
+  overLimit?: string;
+  startedDate?: string;
+  completedDate?: string;
+}
+
+/**
+ * A project's guardrails for one direction of one exchange. Text is scanned whole, or window by
+ * window (a streamed answer): findings are kept in the text's absolute offsets and merged, so a
+ * match seen by two overlapping windows counts once, and the summary reads as if the whole text had
+ * been scanned at once. A project that does not enforce (a draft) records but never blocks or redacts;
+ * a scan over a limit (text size, time, the exchange's budget) fails closed in an enforcing project.
+ */
+export class DirectionGuard {
+  private readonly states: EntryState[];
+
+  constructor(
+    guardrails: readonly RuntimeGuardrail[],
+    compiled: (g: RuntimeGuardrail) => Scanner | Error,
+    readonly direction: ScanDirection,
+    readonly enforcing: boolean,
+    private readonly budget: ScanBudget,
+  ) {
+    this.states = guardrails
+      .filter((g) => g.enabled && (g.direction === 'both' || g.direction === direction))
+      .map((entry) => ({ entry, scanner: compiled(entry), matches: new Map(), failed: false }));
+  }
+
+  /** True when at least one entry applies to this direction: otherwise nothing needs scanning or holding back. */
+  get active(): boolean {
+    return this.states.some((s) => !(s.scanner instanceof Error));
+  }
+
+  get entries(): readonly RuntimeGuardrail[] {
+    return this.states.map((s) => s.entry);
+  }
+
+  /** The compiled scanners that will run (for working out how far back a match can reach). */
+  get scanners(): Scanner[] {
+    return this.states.flatMap((s) => (s.scanner instanceof Error ? [] : [s.scanner]));
+  }
+
+  /** Scans `text`, which starts at offset `base` of the whole. */
+  scan(text: string, base = 0): WindowVerdict {
+    const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];
+    let overLimit = false;
+    for (const s of this.states) {
+      if (s.scanner instanceof Error) continue;
+      s.startedDate ??= new Date().toISOString();
+      if (this.budget.exhausted) {
+        s.overLimit ??= `the request's scan budget of ${this.budget.limitMs} ms is spent`;
+        overLimit = true;
+        continue;
+      }
+      const scanner = s.scanner;
+      try {
+        const result = this.budget.run(() => scanner.scan(text, { deadline: this.budget.deadline }));
+        const shifted = result.data.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
+        for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
+        if (result.outcome === 'failed') s.failed = true;
+        window.push({ result: { outcome: result.outcome, data: { matches: shifted } }, entry: s.entry });
+      } catch (err) {
+        if (!(err instanceof ScanLimitError)) throw err;
+        s.overLimit ??= err.message;
+        overLimit = true;
+      } finally {
+        s.completedDate = new Date().toISOString();
+      }
+    }
+    if (!this.enforcing) return { blocked: false, redactions: [] };
+    const verdict = aggregateOutcome(window, this.direction);
+    return {
+      blocked: overLimit || verdict.outcome === 'blocked',
+      redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [],
+    };
+  }
+
+  /**
+   * Guards a text that arrives in pieces (a streamed answer): the engines' stream scanner holds back
+   * only from where a match could still be in progress, and reports each finding once, in offsets
+   * of everything pushed. Findings are merged here as a whole-text scan's would be.
+   */
+  stream(cap: number): GuardStream {
+    const live = this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
+    const started = new Date().toISOString();
+    for (const s of live) s.startedDate ??= started;
+    let scanner: StreamScanner | undefined = createStreamScanner(
+      live.map((s) => s.scanner),
+      { cap, deadline: this.budget.deadline },
+    );
+    let length = 0;
+    const step = (run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] }, final: boolean) => {
+      if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
+      try {
+        const current = scanner;
+        const { safeUpTo, findings } = this.budget.run(() => run(current));
+        return { ...this.verdictOf(live, findings), safeUpTo };
+      } catch (err) {
+        if (!(err instanceof ScanLimitError)) throw err;
+        for (const s of live) s.overLimit ??= err.message;
+        scanner = undefined;
+        return { blocked: this.enforcing, redactions: [], safeUpTo: 0 };
+      } finally {
+        const done = new Date().toISOString();
+        for (const s of live) s.completedDate = done;
+      }
+    };
+    return {
+      push: (text) => {
+        length += text.length;
+        return step((sc) => sc.push(text), false);
+      },
+      finish: () => step((sc) => sc.finish(), true),
+    };
+  }
+
+  private verdictOf(live: EntryState[], findings: readonly StreamFinding[]): WindowVerdict {
+    const window = findings.map((f) => {
+      const s = live[f.scanner];
+      s.matches.set(`${f.match[0]}:${f.match[1]}:${f.match[2]}`, f.match);
+      s.failed = true;
+      return { result: { outcome: 'failed', data: { matches: [f.match] } } as ScanResultLike, entry: s.entry };
+    });
+    if (!this.enforcing || window.length === 0) return { blocked: false, redactions: [] };
+    const verdict = aggregateOutcome(window, this.direction);
+    return { blocked: verdict.outcome === 'blocked', redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [] };
+  }
+
+  summary(): GuardSummary {
+    const now = new Date().toISOString();
+    const scans = this.states.flatMap((s) =>
+      s.scanner instanceof Error || s.overLimit ? [] : [{ result: { outcome: s.failed ? 'failed' : 'passed', data: { matches: [...s.matches.values()] } } as ScanResultLike, entry: s.entry }],
+    );
+    const verdict = aggregateOutcome(scans, this.direction);
+    const overLimit = this.states.find((s) => s.overLimit)?.overLimit;
+    const messages: string[] = [];
+    const actedSpans: Span[] = [];
+    scans.forEach((scan, i) => {
+      if (verdict.effects[i] === 'none') return;
+      if (scan.entry.flagMessage) messages.push(scan.entry.flagMessage);
+      for (const m of scan.result.data.matches) actedSpans.push([m[0], m[1]]);
+    });
+    if (overLimit) messages.push(`scan limit exceeded: ${overLimit}`);
+    let outcome: PromptOutcome = verdict.outcome;
+    if (!this.enforcing) outcome = scans.some((s) => s.result.outcome === 'failed') || overLimit ? 'flagged' : 'cleared';
+    else if (overLimit) outcome = 'blocked';
+    const results = this.states.map((s): ScannerResultRecord => {
+      if (s.scanner instanceof Error) return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${s.scanner.message}`, now, now);
+      if (s.overLimit) return record(s.entry, this.direction, 'failed', s.scanner.type, [], `scan limit exceeded: ${s.overLimit}`, s.startedDate ?? now, s.completedDate ?? now);
+      const matches = [...s.matches.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const msg = s.failed ? s.entry.flagMessage || `${s.entry.name} matched` : '';
+      return record(s.entry, this.direction, s.failed ? 'failed' : 'passed', s.scanner.type, matches, msg, s.startedDate ?? now, s.completedDate ?? now);
+    });
+    return { outcome, results, messages, actedSpans };
+  }
+}
+
+/** Combines the request and response outcomes of one prompt: the worse one wins. */
+export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome {
+  const rank: Record<PromptOutcome, number> = { cleared: 0, flagged: 1, redacted: 2, blocked: 3 };
+  return rank[a] >= rank[b] ? a : b;
+}
+
+function record(
+  g: RuntimeGuardrail,
+  direction: ScanDirection,
+  outcome: 'passed' | 'failed',
+  type: string,
+  matches: readonly ScanMatch[],
+  message: string,
+  startedDate: string,
+  completedDate: string,
+): ScannerResultRecord {
+  return {
+    scannerId: g.id,
+    outcome,
+    scanDirection: direction,
+    data: { type, matches: [...matches] },
+    message,
+    customConfig: !g.builtIn,
+    startedDate,
+    completedDate,
+    scannerVersionMeta: {
+      id: g.resolvedVersion.id,
+      name: g.resolvedVersion.name,
+      published: g.resolvedVersion.published,
+      direction: g.resolvedVersion.direction,
+      description: '',
+      createdAt: '',
+      createdBy: '',
+      f1Score: null,
+      latestDatasetResult: null,
+    },
+  };
+}

@@ -1,0 +1,340 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode, type GuardSettings, type Principal, type PromptRecordedEvent, type ScannerResultRecord } from '@bastion/contracts';
+import { maskSpans } from '@bastion/guardrails';
+import { PROXY_CONFIG, type ProxyConfig } from '../config';
+import { isObject, joinLeaves, type TextLeaf, type Unreadable, walkRequest, walkResponse, writeLeaves } from '../anthropic/content';
+import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
+import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
+import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
+import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
+import { PromptRecorder } from '../records/prompt-recorder';
+import { ANTHROPIC_TYPE, upstreamError, UpstreamService } from '../upstream/upstream.service';
+import { type Exchange, ExchangeContext } from './exchange-context';
+import { Recording } from './recording';
+import type { StreamFrame } from './stream-frame';
+
+/** One model call as a client asks for it, in the Messages API's terms (other dialects translate to this). */
+export interface ExchangeRequest {
+  principal: Principal;
+  provider: string;
+  project?: string;
+  /** A Messages API body; the exchange works on its own copy. */
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  source: PromptRecordedEvent['source'];
+  externalMetadata?: Record<string, unknown>;
+  templateId?: string | null;
+  /** How a stream's guarded events and an upstream's error body are written for the client (default: Anthropic's). */
+  dialect?: StreamDialect;
+}
+
+export interface StreamDialect {
+  event(e: StreamEvent): string;
+  errorBody(body: Record<string, unknown>): unknown;
+}
+
+const ANTHROPIC_DIALECT: StreamDialect = {
+  event: (e) => formatSse({ event: e.type, data: JSON.stringify(e) }),
+  errorBody: (body) => body,
+};
+
+/** How an exchange ended, for the caller to put in its own API's shape. */
+export type ExchangeResult =
+  | { kind: 'answer'; status: number; body: unknown; record: PromptRecordedEvent }
+  | { kind: 'blocked'; direction: 'request' | 'response'; results: ScannerResultRecord[]; messages: string[]; record: PromptRecordedEvent };
+
+interface Prepared {
+  exchange: Exchange;
+  body: Record<string, unknown>;
+  recording: Recording;
+  request: GuardSummary;
+  settings: GuardSettings;
+}
+
+/**
+ * The guarded exchange, the one path every model call takes (`/vendor`, `/prompts`, the OpenAI
+ * route): read the request, scan everything the model will read, call the provider, scan
+ * everything it answers, and record once what was sent and what was delivered. JSON and streamed
+ * answers differ only in how the answer is scanned.
+ */
+@Injectable()
+export class GuardedExchange {
+  constructor(
+    private readonly context: ExchangeContext,
+    private readonly upstream: UpstreamService,
+    private readonly recorder: PromptRecorder,
+    @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
+  ) {}
+
+  /** A whole answer, scanned before any of it is returned. */
+  async call(req: ExchangeRequest): Promise<ExchangeResult> {
+    const p = await this.prepare(req);
+    if (p.request.outcome === 'blocked') return this.blocked(p, 'request', p.request);
+    try {
+      const answer = await this.answer(p, req.headers);
+      if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
+      return { kind: 'answer', status: answer.status, body: answer.body, record: await p.recording.close() };
+    } finally {
+      await p.recording.close();
+    }
+  }
+
+  /**
+   * A streamed answer: frames go to `emit` as the guard releases them, the head first. Until the
+   * head, the result may still be a block (the caller answers it as an ordinary error); after it, a
+   * block ends the stream with an `error` event. Ends once the stream has, whichever way.
+   */
+  async stream(req: ExchangeRequest, emit: (frame: StreamFrame) => void, signal: AbortSignal): Promise<ExchangeResult> {
+    const p = await this.prepare(req);
+    if (p.request.outcome === 'blocked') return this.blocked(p, 'request', p.request);
+    try {
+      if (p.exchange.provider!.type !== ANTHROPIC_TYPE) return await this.streamWhole(p, req, emit);
+      return await this.streamAnthropic(p, req, emit, signal);
+    } finally {
+      await p.recording.close();
+    }
+  }
+
+  /** Calls the provider for a whole answer and scans all of it; a redaction rewrites the answer in place. */
+  private async answer(
+    p: Prepared,
+    headers: Record<string, string>,
+  ): Promise<{ kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'blocked'; summary: GuardSummary }> {
+    const provider = p.exchange.provider!;
+    let answer: Record<string, unknown>;
+    let sentDate: Date;
+    let receivedDate: Date;
+    if (provider.type === ANTHROPIC_TYPE) {
+      const res = await this.upstream.anthropic(provider, { ...p.body, stream: false }, headers);
+      ({ sentAt: sentDate, receivedAt: receivedDate } = res);
+      const parsed = parseObject(res.body);
+      if (res.status >= 400) {
+        const body = parsed ?? upstreamErrorBody(res.status);
+        p.recording.providerResult = { data: JSON.stringify(body), statusCode: res.status, sentDate, receivedDate };
+        return { kind: 'answer', status: res.status, body };
+      }
+      if (!parsed) throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with something other than a JSON message');
+      answer = parsed;
+    } else {
+      const called = await this.viaTemplate(p);
+      ({ sentDate, receivedDate } = called);
+      answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), called.text) as Record<string, unknown>;
+    }
+    const guard = p.exchange.guard('response');
+    const walk = walkResponse(answer);
+    const refused = walk.unreadable.some((u) => refuses(u, p.settings));
+    const joined = joinLeaves(walk.leaves);
+    const verdict = guard.active ? guard.scan(joined) : { blocked: false, redactions: [] };
+    const summary = this.summarize(guard, walk.unreadable, refused);
+    if (verdict.blocked || refused) return { kind: 'blocked', summary };
+    if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
+    this.finish(p, summary, responseText(answer), { data: JSON.stringify(answer), statusCode: 200, sentDate, receivedDate });
+    return { kind: 'answer', status: 200, body: answer };
+  }
+
+  /** A provider that does not stream: the whole answer is scanned, then sent as a stream. */
+  private async streamWhole(p: Prepared, req: ExchangeRequest, emit: (frame: StreamFrame) => void): Promise<ExchangeResult> {
+    const answer = await this.answer(p, req.headers);
+    if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
+    emit({ kind: 'head', status: answer.status, contentType: answer.status === 200 ? 'text/event-stream' : 'application/json', promptId: p.recording.id });
+    const dialect = req.dialect ?? ANTHROPIC_DIALECT;
+    if (answer.status !== 200) {
+      emit({ kind: 'data', data: JSON.stringify(dialect.errorBody(answer.body)) });
+    } else {
+      const events = synthesizeStream(answer.body as { id?: string; model?: string }, responseText(answer.body));
+      const sse = events.map((e) => dialect.event(JSON.parse(e.data) as StreamEvent));
+      for (const data of sse) if (data) emit({ kind: 'data', data });
+      if (p.recording.providerResult) p.recording.providerResult.data = sse.join('');
+    }
+    return { kind: 'answer', status: answer.status, body: null, record: await p.recording.close() };
+  }
+
+  /** An Anthropic provider's stream, parsed strictly, guarded across all its blocks, re-serialised event by event. */
+  private async streamAnthropic(p: Prepared, req: ExchangeRequest, emit: (frame: StreamFrame) => void, signal: AbortSignal): Promise<ExchangeResult> {
+    const upstream = await this.upstream.anthropicStream(p.exchange.provider!, { ...p.body, stream: true }, req.headers, signal);
+    if (upstream.status !== 200) {
+      const body = parseObject(await readAll(upstream.body)) ?? upstreamErrorBody(upstream.status);
+      emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
+      emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
+      p.recording.providerResult = { data: JSON.stringify(body), statusCode: upstream.status, sentDate: upstream.sentAt, receivedDate: new Date() };
+      return { kind: 'answer', status: upstream.status, body: null, record: await p.recording.close() };
+    }
+    emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
+    const responseGuard = p.exchange.guard('response');
+    const guard = new AnswerStreamGuard(responseGuard, this.config.STREAM_HOLDBACK_CHARS, p.settings.unreadableContent === 'flag');
+    const dialect = req.dialect ?? ANTHROPIC_DIALECT;
+    const sent: string[] = [];
+    const send = (events: StreamEvent[]) => {
+      for (const e of events) {
+        const sse = dialect.event(e);
+        if (!sse) continue;
+        sent.push(sse);
+        emit({ kind: 'data', data: sse });
+      }
+    };
+    const parser = new SseParser();
+    let stop: { reason: string; detail: string } | undefined;
+    try {
+      reading: for await (const chunk of upstream.body) {
+        for (const raw of parser.push(String(chunk))) {
+          const event = parseObject(raw.data);
+          if (!event || typeof event.type !== 'string') {
+            stop = { reason: 'malformed', detail: `an event the proxy could not parse (${raw.event})` };
+            break reading;
+          }
+          const step = guard.push(event as StreamEvent);
+          send(step.events);
+          if (step.stop) {
+            stop = step.stop;
+            break reading;
+          }
+        }
+      }
+      if (!stop && !signal.aborted) {
+        const step = guard.finish();
+        send(step.events);
+        stop = step.stop;
+      }
+    } catch (err) {
+      if (!signal.aborted) stop = { reason: 'upstream', detail: upstreamError(err).message };
+    } finally {
+      upstream.body.destroy();
+    }
+    const summary = this.summarize(responseGuard, guard.unreadable, stop?.reason === 'unreadable');
+    if (stop?.reason === 'blocked' || stop?.reason === 'unreadable') {
+      const message = blockMessage('response', summary.messages, stop.detail);
+      send([{ type: 'error', error: { type: 'invalid_request_error', message, cai_error: caiError([...p.request.results, ...summary.results]) } }]);
+      return this.blocked(p, 'response', summary);
+    }
+    if (stop) send([{ type: 'error', error: { type: 'api_error', message: `the provider's stream failed: ${stop.detail}` } }]);
+    this.finish(p, summary, guard.delivered, { data: sent.join(''), statusCode: 200, sentDate: upstream.sentAt, receivedDate: new Date() });
+    return { kind: 'answer', status: 200, body: null, record: await p.recording.close() };
+  }
+
+  /** Opens the exchange and scans everything the model will read; a redaction rewrites the body in place. */
+  private async prepare(req: ExchangeRequest): Promise<Prepared> {
+    const exchange = await this.context.open(req.principal, req.provider, req.project);
+    const settings = exchange.project.guard ?? {};
+    const body = structuredClone(req.body);
+    const provider = exchange.provider;
+    if (provider && body.model === undefined) body.model = provider.inputs.model;
+    if (provider && body.max_tokens === undefined) body.max_tokens = Number(provider.inputs.maxTokens) || 1024;
+    const walk = walkRequest(body, { scanToolDescriptions: settings.scanToolDescriptions });
+    const refusedTypes = walk.unreadable.filter((u) => refuses(u, settings));
+    if (refusedTypes.length) {
+      throw DomainError.invalid(`the request holds content the guardrails cannot read: ${refusedTypes.map((u) => `${u.type} at ${u.where}`).join(', ')}`, [
+        ...refusedTypes.map((u) => ({ loc: ['body', ...u.where.split(/[.[\]]+/).filter(Boolean)], msg: `${u.type} content cannot be scanned; this project refuses it`, type: 'unreadable' })),
+      ]);
+    }
+    const recording = new Recording(this.recorder, {
+      principal: req.principal,
+      projectId: exchange.project.project.id,
+      provider: exchange.provider?.name ?? '',
+      providerId: exchange.provider?.id ?? null,
+      input: '',
+      externalMetadata: req.externalMetadata,
+      templateId: req.templateId ?? null,
+      type: 'prompt',
+      source: req.source,
+    });
+    const guard = exchange.guard('request');
+    const joined = joinLeaves(walk.leaves);
+    const verdict = guard.active ? guard.scan(joined) : { blocked: false, redactions: [] };
+    const request = this.summarize(guard, walk.unreadable, false);
+    // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
+    const kept = verdict.blocked ? maskSpans(joined, request.actedSpans) : verdict.redactions.length ? maskSpans(joined, verdict.redactions) : joined;
+    if (!verdict.blocked && verdict.redactions.length) writeLeaves(walk.leaves, kept);
+    const turns = turnsOf(walk.leaves, kept);
+    recording.input = turns.at(-1) ?? '';
+    recording.memory = turns.slice(0, -1);
+    recording.outcome = verdict.blocked ? 'blocked' : request.outcome;
+    recording.results = request.results;
+    exchange.count('request', recording.outcome);
+    return { exchange, body, recording, request, settings };
+  }
+
+  private async viaTemplate(p: Prepared): Promise<{ text: string; sentDate: Date; receivedDate: Date }> {
+    const turns = plainTurns(p.body.messages as never);
+    const prompt = turns.filter((t) => t.role === 'user').at(-1)?.content ?? '';
+    const result = await this.upstream.viaTemplate(p.exchange.provider!, prompt, turns);
+    const sentDate = result.sentAt;
+    const receivedDate = result.receivedAt ?? new Date();
+    if (result.error !== null || result.content === null) {
+      p.recording.providerResult = { data: '', statusCode: result.statusCode ?? 0, sentDate, receivedDate };
+      throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${result.error ?? 'no content in its answer'}`);
+    }
+    return { text: result.content, sentDate, receivedDate };
+  }
+
+  private summarize(guard: DirectionGuard, unreadable: Unreadable[], refused: boolean): GuardSummary {
+    const summary = guard.summary();
+    if (unreadable.length && summary.outcome !== 'blocked') {
+      summary.outcome = refused ? 'blocked' : worstOutcome(summary.outcome, 'flagged');
+      summary.messages.push(`content the guardrails cannot read: ${[...new Set(unreadable.map((u) => u.type))].join(', ')}`);
+    }
+    return summary;
+  }
+
+  private finish(p: Prepared, response: GuardSummary, text: string, providerResult: NonNullable<Recording['providerResult']>): void {
+    p.recording.outcome = worstOutcome(p.recording.outcome, response.outcome);
+    p.recording.results = [...p.request.results, ...response.results];
+    p.recording.response = text;
+    p.recording.providerResult = providerResult;
+    p.exchange.count('response', response.outcome);
+  }
+
+  private async blocked(p: Prepared, direction: 'request' | 'response', summary: GuardSummary): Promise<ExchangeResult> {
+    p.recording.outcome = 'blocked';
+    if (direction === 'response') {
+      p.recording.results = [...p.request.results, ...summary.results];
+      p.exchange.count('response', 'blocked');
+    }
+    return { kind: 'blocked', direction, results: p.recording.results, messages: summary.messages, record: await p.recording.close() };
+  }
+}
+
+export function caiError(results: ScannerResultRecord[]): { outcome: 'blocked'; scanner_results: ScannerResultRecord[] } {
+  return { outcome: 'blocked', scanner_results: results };
+}
+
+export function blockMessage(direction: 'request' | 'response', messages: string[], detail?: string): string {
+  const why = messages.length ? `: ${messages.join('; ')}` : detail && detail !== 'a guardrail blocked the answer' ? `: ${detail}` : '';
+  return `the ${direction} was blocked by a guardrail${why}`;
+}
+
+function refuses(u: Unreadable, settings: GuardSettings): boolean {
+  if (settings.unreadableContent === 'refuse') return true;
+  if (settings.unreadableContent === 'flag') return false;
+  return u.kind === 'unknown';
+}
+
+/** The request's text by turn (system first, then each message), from the joined text of its leaves. */
+function turnsOf(leaves: readonly TextLeaf[], joined: string): string[] {
+  const turns = new Map<string, string>();
+  let at = 0;
+  for (const l of leaves) {
+    const turn = /^(system|messages\[\d+\]|tools)/.exec(l.where)?.[1] ?? 'other';
+    turns.set(turn, (turns.get(turn) ?? '') + joined.slice(at, at + l.text.length));
+    at += l.text.length;
+  }
+  return [...turns.values()];
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function upstreamErrorBody(status: number): Record<string, unknown> {
+  return { type: 'error', error: { type: 'api_error', message: `the provider answered ${status} with a body that is not JSON` } };
+}
+
+async function readAll(stream: AsyncIterable<unknown>): Promise<string> {
+  const parts: string[] = [];
+  for await (const c of stream) parts.push(String(c));
+  return parts.join('');
+}

@@ -1,0 +1,144 @@
+import { CONFUSABLES, canonicalLiteral, canonicalUnfolded, foldConfusables } from './canonicalize';
+
+const RE2_SPECIAL = /[\\^$.*+?()[\]{}|]/g;
+
+function escapeLiteral(text: string): string {
+  return text.replace(RE2_SPECIAL, '\\$&');
+}
+
+/**
+ * An RE2 pattern rewritten to match canonical text as the original pattern matches raw text:
+ * its literal characters are put in canonical form (a Cyrillic "р" becomes "p", a fullwidth "Ａ"
+ * becomes "A", a no-break space " "), and a bracketed class that holds a character (or range) with
+ * a different canonical form also holds that form. Escapes, properties and ASCII are untouched, so
+ * an ASCII pattern comes back unchanged.
+ */
+export function canonicalizePattern(pattern: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(pattern)) return pattern;
+  let out = '';
+  // Literal code points outside classes, canonicalized together at the end of each run, so a
+  // look-alike is folded or kept by its neighbours as it would be in the text.
+  let run: string[] = [];
+  const flush = (): void => {
+    out += literalRun(run);
+    run = [];
+  };
+  let i = 0;
+  while (i < pattern.length) {
+    const ch = pattern[i];
+    if (ch !== '\\' && ch !== '[' && !/[\^$.*+?(){}|]/.test(ch)) {
+      const cp = pattern.codePointAt(i) as number;
+      const width = cp > 0xffff ? 2 : 1;
+      run.push(pattern.slice(i, i + width));
+      i += width;
+      continue;
+    }
+    flush();
+    if (ch === '\\') {
+      if (pattern[i + 1] === 'Q') {
+        const end = pattern.indexOf('\\E', i + 2);
+        const text = pattern.slice(i + 2, end < 0 ? pattern.length : end);
+        out += `(?:${escapeLiteral(canonicalLiteral(text))})`;
+        i = end < 0 ? pattern.length : end + 2;
+        continue;
+      }
+      const cp = pattern.codePointAt(i + 1);
+      const width = cp !== undefined && cp > 0xffff ? 2 : 1;
+      const escaped = pattern.slice(i + 1, i + 1 + width);
+      if (cp !== undefined && cp >= 0x80) out += literal(escaped);
+      else out += `\\${escaped}`;
+      i += 1 + width;
+      continue;
+    }
+    if (ch === '[') {
+      const end = classEnd(pattern, i);
+      out += canonicalClass(pattern.slice(i, end));
+      i = end;
+      continue;
+    }
+    out += ch;
+    i += 1;
+  }
+  flush();
+  return out;
+}
+
+/** Literal code points in canonical form, each safe to quantify on its own. */
+function literalRun(chars: readonly string[]): string {
+  if (chars.length === 0) return '';
+  const unfolded = chars.map(canonicalUnfolded);
+  const folded = foldConfusables(unfolded.join(''));
+  let at = 0;
+  let out = '';
+  for (let k = 0; k < chars.length; k++) {
+    const canonical = folded.slice(at, at + unfolded[k].length);
+    at += unfolded[k].length;
+    if (canonical === chars[k]) out += chars[k];
+    else if (canonical === '') out += '(?:)';
+    else out += [...canonical].length === 1 ? escapeLiteral(canonical) : `(?:${escapeLiteral(canonical)})`;
+  }
+  return out;
+}
+
+/** One literal code point in canonical form, safe to quantify. */
+function literal(c: string): string {
+  const canonical = canonicalLiteral(c);
+  if (canonical === c) return c;
+  if (canonical === '') return '(?:)';
+  const escaped = escapeLiteral(canonical);
+  return [...canonical].length === 1 ? escaped : `(?:${escaped})`;
+}
+
+/** Index just past the class opening at `start` (as RE2 reads it: a leading `]` is literal). */
+function classEnd(pattern: string, start: number): number {
+  let i = start + 1;
+  if (pattern[i] === '^') i++;
+  if (pattern[i] === ']') i++;
+  while (i < pattern.length && pattern[i] !== ']') {
+    if (pattern[i] === '\\') i += 2;
+    else if (pattern.startsWith('[:', i)) {
+      const close = pattern.indexOf(':]', i + 2);
+      i = close < 0 ? i + 1 : close + 2;
+    } else i++;
+  }
+  return Math.min(i + 1, pattern.length);
+}
+
+/** A class plus the canonical forms of the non-ASCII characters and ranges it names. */
+function canonicalClass(cls: string): string {
+  if (!cls.endsWith(']')) return cls;
+  const extra = new Set<string>();
+  const body = cls.slice(1, -1);
+  const chars = [...body];
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k];
+    if (c === '\\') {
+      k++;
+      continue;
+    }
+    const isRange = chars[k + 1] === '-' && k + 2 < chars.length;
+    if (isRange) {
+      const lo = c.codePointAt(0) as number;
+      const hi = (chars[k + 2] === '\\' ? chars[k + 3] ?? '' : chars[k + 2]).codePointAt(0) ?? lo;
+      for (const [from, to] of Object.entries(CONFUSABLES)) {
+        const cp = from.codePointAt(0) as number;
+        if (cp >= lo && cp <= hi) extra.add(to);
+      }
+      if (hi >= 0x80) {
+        // Fullwidth ASCII and other compatibility forms in a range fold to their ASCII letters.
+        for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++) addCanonical(String.fromCodePoint(cp), extra);
+      }
+      k += chars[k + 2] === '\\' ? 3 : 2;
+      continue;
+    }
+    if ((c.codePointAt(0) as number) >= 0x80) addCanonical(c, extra);
+  }
+  if (extra.size === 0) return cls;
+  return `${cls.slice(0, -1)}${[...extra].map((c) => escapeLiteral(c).replace('-', '\\-')).join('')}]`;
+}
+
+function addCanonical(c: string, into: Set<string>): void {
+  const canonical = canonicalLiteral(c);
+  if (canonical !== c && [...canonical].length === 1) into.add(canonical);
+}

@@ -1,0 +1,122 @@
+import fc from 'fast-check';
+import { canonicalize, StreamCanonicalizer, unstableTail } from './canonicalize';
+import { canonicalizePattern } from './canonicalize-pattern';
+
+const text = (s: string): string => canonicalize(s).text;
+
+/** Characters that exercise every rule: marks, ignorables, jamo, spaces, dashes, digits, look-alikes, astral. */
+const TRICKY = [
+  'a', 'e', 'o', ' ', '-', '1', '@', '.', '\u0301', '\u0308', '\u200b', '\u200d', '\u00ad', '\ufeff', '\u00a0', '\u2011',
+  '\u2013', '\u2212', '\u3000', '\uff11', '\uff20', '\uff41', '\ufb01', '\u0430', '\u043e', '\u0440', '\u0438', '\u03b1',
+  '\u03b2', '\u1100', '\u1161', '\u11a8', '\uac00', '\uff76', '\uff9e', '\u0661', '\u{1d41a}', '\u{1f600}', '\ufe0f',
+  '\u2028', '\n', '\u0663', 'K', '\u212a',
+];
+const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
+const anyText = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
+
+describe('canonicalize', () => {
+  it('folds the look-alike spellings a model reads as plain text', () => {
+    expect(text('4111\u00a01111\u00a01111\u00a01111')).toBe('4111 1111 1111 1111');
+    expect(text('\uff14\uff11\uff11\uff11 1111')).toBe('4111 1111');
+    expect(text('123\u201145\u20116789')).toBe('123-45-6789');
+    expect(text('jane\uff20example.com')).toBe('jane@example.com');
+    expect(text('ja\u200bne@exa\u200dmple.com')).toBe('jane@example.com');
+    expect(text('ignore\u00a0previous\u2003instructions')).toBe('ignore previous instructions');
+    expect(text('\u0456gn\u043er\u0435 previous')).toBe('ignore previous');
+    expect(text('\u0440\u0430\u0443\u0440\u0430l')).toBe('paypal');
+    expect(text('e\u0301')).toBe('\u00e9');
+    expect(text('\ufb01le \u2460 \u{1d41a}')).toBe('file 1 a');
+    expect(text('\u0661\u0662\u0663')).toBe('123');
+    expect(text('a\u2014b\u2212c')).toBe('a-b-c');
+  });
+
+  it('keeps words written in Cyrillic and Greek as they are', () => {
+    expect(text('\u041f\u0440\u0438\u0432\u0435\u0442')).toBe('\u041f\u0440\u0438\u0432\u0435\u0442');
+    expect(text('\u03b1\u03b2\u03b3')).toBe('\u03b1\u03b2\u03b3');
+  });
+
+  it('leaves ASCII untouched, offsets included', () => {
+    const c = canonicalize('plain ascii\ttext');
+    expect(c.identity).toBe(true);
+    expect(c.toOriginal(2, 5)).toEqual([2, 5]);
+  });
+
+  it('maps a canonical span to whole original characters, zero-width ones inside included', () => {
+    const original = 'mail ja\u200bne\uff20ex.com now';
+    const c = canonicalize(original);
+    const start = c.text.indexOf('jane');
+    const end = c.text.indexOf(' now');
+    expect(c.toOriginal(start, end)).toEqual([5, original.indexOf(' now')]);
+  });
+
+  it('maps every canonical unit into the original segment it came from (property)', () => {
+    fc.assert(
+      fc.property(anyText, (s) => {
+        const c = canonicalize(s);
+        for (let k = 0; k < c.text.length; k++) {
+          const [a, b] = c.toOriginal(k, k + 1);
+          if (!(a >= 0 && a < b && b <= s.length)) return false;
+        }
+        // Consecutive canonical units never map to original spans that go backwards.
+        for (let k = 1; k < c.text.length; k++) {
+          if (c.toOriginal(k, k + 1)[0] < c.toOriginal(k - 1, k)[0]) return false;
+        }
+        return true;
+      }),
+    );
+  });
+
+  it('canonicalizes a stream cut anywhere as it does the whole text (property)', () => {
+    fc.assert(
+      fc.property(anyText, fc.array(fc.nat(), { maxLength: 6 }), (s, cuts) => {
+        const points = [...new Set(cuts.map((c) => c % (s.length + 1)))].sort((a, b) => a - b);
+        const stream = new StreamCanonicalizer();
+        let out = '';
+        let at = 0;
+        for (const p of points) {
+          out += stream.push(s.slice(at, p));
+          at = p;
+        }
+        out += stream.push(s.slice(at));
+        out += stream.finish();
+        const whole = canonicalize(s);
+        if (out !== whole.text) return false;
+        for (let k = 0; k < out.length; k++) {
+          const [a, b] = stream.toOriginal(k, k + 1);
+          const [c, d] = whole.toOriginal(k, k + 1);
+          if (a !== c || b !== d) return false;
+        }
+        return true;
+      }),
+    );
+  });
+
+  it('says how much of a chunk must wait for the next one', () => {
+    expect(unstableTail('abc')).toBe(1);
+    expect(unstableTail('abe\u0301')).toBe(2);
+    // A lone high surrogate may pair up with an astral mark that joins the "b" before it.
+    expect(unstableTail('ab\ud83d')).toBe(2);
+    expect(unstableTail('')).toBe(0);
+    fc.assert(
+      fc.property(anyText, anyText, (a, b) => {
+        const stable = a.slice(0, a.length - unstableTail(a));
+        return text(a + b).startsWith(canonicalize(stable).text.slice(0, -1));
+      }),
+    );
+  });
+});
+
+describe('canonicalizePattern', () => {
+  it('leaves ASCII patterns alone', () => {
+    expect(canonicalizePattern('\\d{3}-\\d{2}-\\d{4}')).toBe('\\d{3}-\\d{2}-\\d{4}');
+  });
+
+  it('puts literals in canonical form, as the text is', () => {
+    const check = (pattern: string, sample: string) => expect(new RegExp(canonicalizePattern(pattern), 'u').test(text(sample))).toBe(true);
+    check('\u041f\u0440\u0438\u0432\u0435\u0442', 'say \u041f\u0440\u0438\u0432\u0435\u0442!');
+    check('\u0440\u0430\u0443', 'pay');
+    check('a\u00a0b', 'a b');
+    check('[\u0430-\u044f]+', '\u0440\u0430\u0443');
+    check('\uff21+', 'AAA');
+  });
+});
