@@ -7,6 +7,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { Client } from 'pg';
 import { parse } from 'yaml';
+import { AdmissionService } from '../../apps/tokens/src/admission/admission.service';
 import { TokenViewSync } from '../../apps/tokens/src/admission/token-view.sync';
 import { SigningKeyService } from '../../apps/tokens/src/keys/signing-key.service';
 import { http, quietLogger, startGateway, startTokensService, testEnv } from '../support/stack';
@@ -14,6 +15,9 @@ import { http, quietLogger, startGateway, startTokensService, testEnv } from '..
 const API = '/api/register';
 const TOKENS = `${API}/namespaces/system/tokens`;
 const REFUSED = { code: 16, details: [], message: 'invalid token' };
+
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
 
 describe('site admission', () => {
   let replicas: INestMicroservice[];
@@ -192,6 +196,61 @@ describe('site admission', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     const attempts = await Promise.all(Array.from({ length: 10 }, (_, i) => register(uid, `r-after-${i}`)));
     expect(attempts.every((r) => r.status === 401)).toBe(true);
+  });
+
+  it('admits a JWT-type token only with its JWT, never with its bare uid (the JWT\'s readable sub)', async () => {
+    const auth = bearer(uniqueTenant(), 'member');
+    const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, { auth });
+    const jwt = parse(parse(res.body.cloud_init_config).write_files.find((f: { path: string }) => f.path === '/etc/vpm/user_data').content).token as string;
+    const uid = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).sub as string;
+    expect((await register(uid, 'by-uid')).body).toEqual(REFUSED);
+    const { rows } = await db.query('SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2', [uid, 'by-uid']);
+    expect(rows).toEqual([{ reason: 'jwt_required' }]);
+    expect((await register(jwt, 'by-jwt')).status).toBe(200);
+  });
+
+  it('keeps a node name to the token that registered it until that token or an admin frees it', async () => {
+    const tenant = uniqueTenant();
+    const auth = bearer(tenant, 'admin');
+    const owner = await normalToken(auth, 'owner');
+    const other = await normalToken(auth, 'other', { max_registrations: 3 });
+    expect((await register(owner, 'edge-7', 'site-a')).status).toBe(200);
+    // Another token of the tenant cannot take the name over; the attempt is refused and audited,
+    // and it does not use up one of that token's registrations.
+    expect((await register(other, 'edge-7', 'site-evil')).body).toEqual(REFUSED);
+    const { rows } = await db.query('SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2', [other, 'edge-7']);
+    expect(rows).toEqual([{ reason: 'node_taken' }]);
+    const listed = await http(base, 'GET', `${API}/namespaces/system/registrations?report_fields`, { auth });
+    expect(listed.body.items.map((i: { get_spec: { token_uid: string; site_name: string } }) => [i.get_spec.token_uid, i.get_spec.site_name])).toEqual([[owner, 'site-a']]);
+    expect((await http(base, 'GET', `${TOKENS}/other`, { auth })).body.spec).toMatchObject({ state: 'VALID' });
+    // The owner token registers it again; an admin frees it; then the other token may take it.
+    expect((await register(owner, 'edge-7', 'site-a2')).status).toBe(200);
+    expect((await http(base, 'DELETE', `${API}/namespaces/system/registrations/edge-7`, { auth: bearer(tenant, 'member') })).status).toBe(403);
+    expect((await http(base, 'DELETE', `${API}/namespaces/system/registrations/edge-7`, { auth })).status).toBe(200);
+    expect((await register(other, 'edge-7', 'site-b')).status).toBe(200);
+  });
+
+  it('counts a flood of refusals per source and minute instead of writing a row for each', async () => {
+    const from = address();
+    for (let i = 0; i < 12; i++) await register(randomUUID(), `flood-${i}`, 'x', from);
+    const { rows } = await db.query('SELECT reason, attempts FROM tokens.admission_attempts WHERE source_address = $1 ORDER BY reason', [from]);
+    // 5 refusals (ADMISSION_REFUSALS_PER_MINUTE here) then 429s: two rows, unless the minute turned meanwhile.
+    expect(rows.length).toBeLessThanOrEqual(4);
+    expect(rows.reduce((n: number, r: { attempts: number }) => n + r.attempts, 0)).toBe(12);
+    expect(new Set(rows.map((r: { reason: string }) => r.reason))).toEqual(new Set(['unknown_token', 'rate_limited']));
+  });
+
+  it('deletes audit rows past their retention', async () => {
+    const old = randomUUID();
+    await db.query(
+      `INSERT INTO tokens.admission_attempts (id, at, outcome, reason, source_address, node_name, site_name) VALUES ($1, now() - interval '91 days', 'REFUSED', 'unknown_token', '10.0.0.1', 'old', 'old')`,
+      [old],
+    );
+    const fresh = randomUUID();
+    await db.query(`INSERT INTO tokens.admission_attempts (id, at, outcome, reason, source_address, node_name, site_name) VALUES ($1, now() - interval '89 days', 'REFUSED', 'unknown_token', '10.0.0.1', 'new', 'new')`, [fresh]);
+    expect(await replicas[0].get(AdmissionService).sweepAudit()).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.query('SELECT id FROM tokens.admission_attempts WHERE id = ANY($1)', [[old, fresh]]);
+    expect(rows).toEqual([{ id: fresh }]);
   });
 
   it('rate-limits repeated refusals from one address with 429 and Retry-After', async () => {

@@ -4,6 +4,9 @@ import { startAllServices } from '../support/services';
 import { http, startGateway } from '../support/stack';
 
 /** What a client sees when the services are down, and that the gateway recovers without a restart. */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('gateway with the services down', () => {
   let gateway: INestApplication;
   let base: string;
@@ -17,7 +20,7 @@ describe('gateway with the services down', () => {
     const auth = bearer(uniqueTenant(), 'viewer');
     const health = await http(base, 'GET', '/healthz');
     expect(health.status).toBe(503);
-    expect(health.body.services.tokens).toMatchObject({ status: 'unreachable', error: 'the tokens service is not available' });
+    expect(health.body).toEqual({ status: 'degraded' });
     const list = await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth });
     expect(list.status).toBe(503);
     expect(list.body).toEqual({ code: 14, details: [], message: 'the tokens service is not available' });
@@ -30,7 +33,7 @@ describe('gateway with the services down', () => {
       services = await startAllServices();
       const healthy = await http(base, 'GET', '/healthz');
       expect(healthy.status).toBe(200);
-      expect(Object.values(healthy.body.services).every((s) => (s as { status: string }).status === 'ok')).toBe(true);
+      expect(healthy.body).toEqual({ status: 'ok' });
       expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
     } finally {
       for (const s of services) await s.close();

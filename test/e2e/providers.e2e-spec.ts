@@ -12,6 +12,9 @@ import { http, quietLogger, startGateway, testEnv } from '../support/stack';
 const P = '/backend/v1/providers';
 const GOOD_KEY = 'sk-test-good-key-123456';
 
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('providers through the gateway', () => {
   let service: INestMicroservice;
   let gateway: INestApplication;
@@ -100,7 +103,12 @@ describe('providers through the gateway', () => {
     try {
       const { body } = await http(base, 'POST', P, { auth, body: { name: 'p', systemProvider: 'openai', secrets: { apiKey: GOOD_KEY } } });
       const round = (await http(base, 'GET', `${P}/p`, { auth })).body.provider;
-      const patched = await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: round.secrets, inputs: { baseUrl: upstream.url }, maxRequestsPerSecond: 5 } });
+      // Secrets are bound to where they go: moving the provider with the masked secret is refused.
+      const moved = await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: round.secrets, inputs: { baseUrl: upstream.url } } });
+      expect(moved.status).toBe(422);
+      expect(moved.body.detail[0]).toMatchObject({ loc: ['body', 'secrets'], type: 'secrets.rebind_required' });
+      expect(moved.body.detail[0].msg).toContain('changing inputs.baseUrl');
+      const patched = await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: round.secrets, maxRequestsPerSecond: 5 } });
       expect(patched.status).toBe(200);
       expect(patched.body.provider).toMatchObject({ secrets: { apiKey: '****3456' }, maxRequestsPerSecond: 5 });
       const tested = await http(base, 'POST', `${P}/test`, { auth, body: { systemProvider: 'openai', inputs: { baseUrl: upstream.url }, secrets: { apiKey: GOOD_KEY } } });

@@ -16,6 +16,9 @@ const MODEL = 'claude-test';
  * The message proxy end to end: the official Anthropic SDK, pointed at the gateway, talking to a
  * local mock that speaks Anthropic's JSON and SSE, through real providers, projects and prompts.
  */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('message proxy through the gateway with the Anthropic SDK', () => {
   let upstream: MockUpstream;
   let services: INestMicroservice[];
@@ -206,7 +209,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     upstream.streamDelayMs = 2000;
     const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'x' }] } });
     expect([200, 504]).toContain(slow.status);
-    await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' } } });
+    // Moving a provider takes its secrets sent again (they are bound to where they go).
+    const moved = await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } } });
+    expect(moved.status).toBe(200);
     await waitFor(async () => {
       const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
       return res.status === 502 ? res : undefined;

@@ -11,6 +11,9 @@ const ROUTE = '/api/register/namespaces/:namespace/tokens';
  * One request through the real gateway and tokens service (in this process, over the real NATS),
  * with spans kept in memory: gateway SERVER -> NATS CLIENT -> tokens SERVER, one trace.
  */
+// Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('tracing across gateway -> NATS -> service', () => {
   let spans: RecordedSpans;
   let tokens: INestMicroservice;

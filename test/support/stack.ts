@@ -53,7 +53,7 @@ export async function startGateway(
   logger = quietLogger('gateway'),
   env: Record<string, string> = {},
 ): Promise<{ app: INestApplication; url: string }> {
-  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0', ...env });
+  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0', HEALTH_PORT: '0', ...env });
   const app = await createGateway(config, logger);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -1,12 +1,15 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
-import { AuthConfig, JwtAuthGuard, JwtStrategy } from '@bastion/auth';
-import { connectNats, NATS_CONNECTION, NatsRpcClient, PlatformMetrics } from '@bastion/platform';
+import { AuthConfig, JwtVerifier } from '@bastion/auth';
+import { connectNats, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
+import { AccessGuard } from './access/access.guard';
+import { ApiKeyCache } from './access/api-key-cache';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
+import { ApiTokensController } from './keys/api-tokens.controller';
+import { UsersController } from './keys/users.controller';
 import { ProjectsController } from './projects/projects.controller';
 import { ScannersController } from './projects/scanners.controller';
 import { PromptsController } from './prompts/prompts.controller';
@@ -23,8 +26,7 @@ export class GatewayModule implements OnApplicationShutdown {
   static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [PassportModule],
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, ApiTokensController, UsersController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },
@@ -35,8 +37,12 @@ export class GatewayModule implements OnApplicationShutdown {
           inject: [NATS_CONNECTION],
           useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS),
         },
-        JwtStrategy,
-        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        // /livez, /readyz (the gateway's own NATS connection) and /metrics on the ops port, never the public one.
+        opsServerProvider('gateway', config.HEALTH_PORT, READINESS_CHECKS),
+        { provide: READINESS_CHECKS, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }) },
+        { provide: JwtVerifier, useFactory: () => new JwtVerifier(config) },
+        ApiKeyCache,
+        { provide: APP_GUARD, useClass: AccessGuard },
       ],
     };
   }

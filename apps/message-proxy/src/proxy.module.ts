@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PROXY_STREAM_SPEC, ProxyRpc } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { PROXY_STREAM_SPEC, ProxyRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -29,6 +30,8 @@ export class ProxyModule implements OnApplicationShutdown {
       module: ProxyModule,
       controllers: [ProxyController, healthController('message-proxy', ProxyRpc.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: PROXY_CONFIG, useValue: config },
         { provide: PROXY_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },

@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ProjectEvents, PROJECTS_STREAM, ProjectRpc } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectRpc, RpcAccessGuard } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -8,6 +9,9 @@ import { DatasetController } from './datasets/dataset.controller';
 import { DatasetRepository } from './datasets/dataset.repository';
 import { DatasetService } from './datasets/dataset.service';
 import { ProjectsEventPublisher } from './events/projects-event.publisher';
+import { ApiKeyController } from './keys/api-key.controller';
+import { ApiKeyRepository } from './keys/api-key.repository';
+import { ApiKeyService } from './keys/api-key.service';
 import { PROJECTS_LOGGER } from './logger';
 import { PrismaService } from './prisma/prisma.service';
 import { ProjectController } from './projects/project.controller';
@@ -17,10 +21,10 @@ import { ScannerController } from './scanners/scanner.controller';
 import { ScannerRepository } from './scanners/scanner.repository';
 import { ScannerService } from './scanners/scanner.service';
 
-/** Project and scanner changes, for caches of them (the message proxy's). Subjects listed one by one. */
+/** Project and scanner changes, and revoked API keys, for caches of them. Subjects listed one by one. */
 export const PROJECTS_STREAM_SPEC: StreamSpec = {
   name: PROJECTS_STREAM,
-  subjects: [ProjectEvents.projectChanged, ProjectEvents.scannerChanged],
+  subjects: [ProjectEvents.projectChanged, ProjectEvents.scannerChanged, ApiKeyEvents.revoked],
 };
 
 @Module({})
@@ -30,8 +34,10 @@ export class ProjectsModule implements OnApplicationShutdown {
   static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
     return {
       module: ProjectsModule,
-      controllers: [ScannerController, DatasetController, ProjectController, healthController('projects', ProjectRpc.health)],
+      controllers: [ScannerController, DatasetController, ProjectController, ApiKeyController, healthController('projects', ProjectRpc.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: PROJECTS_CONFIG, useValue: config },
         { provide: PROJECTS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },
@@ -54,6 +60,8 @@ export class ProjectsModule implements OnApplicationShutdown {
         ScannerRepository,
         DatasetRepository,
         ProjectRepository,
+        ApiKeyRepository,
+        ApiKeyService,
         ProjectsEventPublisher,
         ScannerService,
         DatasetService,

@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PromptRpc, PROXY_STREAM_SPEC } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { PromptRpc, PROXY_STREAM_SPEC, RpcAccessGuard } from '@bastion/contracts';
 import { connectNats, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -22,6 +23,8 @@ export class PromptsModule implements OnApplicationShutdown {
       module: PromptsModule,
       controllers: [PromptController, TemplateController, healthController('prompts', PromptRpc.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: PROMPTS_CONFIG, useValue: config },
         { provide: PROMPTS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },

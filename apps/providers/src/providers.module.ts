@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
@@ -30,6 +31,8 @@ export class ProvidersModule implements OnApplicationShutdown {
       module: ProvidersModule,
       controllers: [ProviderController, healthController('providers', ProviderRpc.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: PROVIDERS_CONFIG, useValue: config },
         { provide: PROVIDERS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },

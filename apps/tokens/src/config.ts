@@ -29,6 +29,16 @@ export class TokensConfig extends DatabaseConfig {
   @IsInt()
   @Min(100)
   EXPIRY_SWEEP_INTERVAL_MS = 1000;
+
+  /** Admission audit rows older than this many days are deleted. */
+  @IsInt()
+  @Min(1)
+  ADMISSION_AUDIT_RETENTION_DAYS = 90;
+
+  /** How often the audit retention sweeper runs (ms). */
+  @IsInt()
+  @Min(1000)
+  ADMISSION_AUDIT_SWEEP_INTERVAL_MS = 3_600_000;
 }
 
 export const TOKENS_CONFIG = Symbol('TOKENS_CONFIG');

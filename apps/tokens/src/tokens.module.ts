@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenRpc } from '@bastion/contracts';
+import { APP_GUARD } from '@nestjs/core';
+import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenRpc, RpcAccessGuard } from '@bastion/contracts';
 import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export class TokensModule implements OnApplicationShutdown {
       module: TokensModule,
       controllers: [TokenController, AdmissionController, KeysController, healthController('tokens', TokenRpc.health)],
       providers: [
+        // Every request this service answers is checked against RPC_POLICY, one guard for all.
+        { provide: APP_GUARD, useClass: RpcAccessGuard },
         { provide: TOKENS_CONFIG, useValue: config },
         { provide: TOKENS_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },

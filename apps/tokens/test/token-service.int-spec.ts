@@ -53,7 +53,7 @@ describe('tokens service over NATS', () => {
   it('validates payloads on receipt, whoever sent them', async () => {
     await expect(
       rpc.call(untypedRpc(TokenSubjects.create), { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } }, 'int-2'),
-    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' }); // the access guard, before validation
     await expect(
       rpc.call(untypedRpc(TokenSubjects.get), { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('namespace') });

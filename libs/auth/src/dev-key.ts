@@ -1,3 +1,4 @@
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,3 +14,21 @@ export function devPrivateKey(): string {
 }
 
 export const DEV_ALGORITHM = 'ES256';
+
+/**
+ * SHA-256 of a key's public part in DER (SubjectPublicKeyInfo): the same key gives the same
+ * fingerprint however its PEM is wrapped, spaced or labelled, and its private key gives it too.
+ */
+export function keyFingerprint(key: string | KeyObject): string {
+  const pub = typeof key === 'string' ? createPublicKey(key) : key.type === 'private' ? createPublicKey(key) : key;
+  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex');
+}
+
+/** Whether the key given is the public development key, by fingerprint. An unreadable key is not. */
+export function isDevelopmentKey(key: string): boolean {
+  try {
+    return keyFingerprint(key) === keyFingerprint(devPublicKey());
+  } catch {
+    return false;
+  }
+}

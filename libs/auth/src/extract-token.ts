@@ -1,18 +1,25 @@
 /**
- * Reads the JWT from `Authorization: Bearer <jwt>` or `Authorization: APIToken <jwt>` (the scheme
- * real token-API clients send); the scheme is case-insensitive. On the Anthropic-compatible vendor
- * routes, `x-api-key: <jwt>` works too, as the Anthropic SDKs send their key there.
+ * Reads the caller's credential (a JWT or an API key) from `Authorization: Bearer <x>`,
+ * `Authorization: APIToken <x>` (schemes case-insensitive) or `Authorization: <x>` with no scheme, as
+ * some real clients send it. On the routes apps call with an SDK (`/backend/v1`, `/vendor`, `/openai`),
+ * `x-api-key: <x>` works too, as the Anthropic SDKs send their key there. Authorization wins when both
+ * are sent.
  */
 export function extractToken(headers: Record<string, string | string[] | undefined>, url = ''): string | null {
-  const raw = headers.authorization;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value) {
-    const match = /^(Bearer|APIToken)\s+(\S+)\s*$/i.exec(value);
-    return match ? match[2] : null;
+  const value = first(headers.authorization);
+  if (value !== undefined && value !== '') {
+    const parts = value.trim().split(/\s+/);
+    if (parts.length === 1) return /^(Bearer|APIToken|Basic)$/i.test(parts[0]) ? null : parts[0];
+    if (parts.length === 2 && /^(Bearer|APIToken)$/i.test(parts[0])) return parts[1];
+    return null;
   }
-  if (url.startsWith('/vendor/')) {
-    const key = Array.isArray(headers['x-api-key']) ? headers['x-api-key'][0] : headers['x-api-key'];
+  if (/^\/(backend\/v1|vendor|openai)\//.test(url)) {
+    const key = first(headers['x-api-key'])?.trim();
     return key && /^\S+$/.test(key) ? key : null;
   }
   return null;
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }

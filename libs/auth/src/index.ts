@@ -3,7 +3,5 @@ export * from './claims';
 export * from './current-principal.decorator';
 export * from './dev-key';
 export * from './extract-token';
-export * from './jwt-auth.guard';
-export * from './jwt.strategy';
-export * from './public.decorator';
+export * from './jwt-verifier';
 export * from './sign-dev-token';

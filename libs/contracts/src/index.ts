@@ -1,5 +1,8 @@
 export * from './auth/principal';
 export * from './auth/principal.dto';
+export * from './auth/access-policy';
+export * from './auth/rpc-policy';
+export * from './auth/rpc-access.guard';
 export * from './errors/domain-error';
 export * from './errors/error-code';
 export * from './tokens/token-requests.dto';
@@ -22,3 +25,4 @@ export * from './tokens/token.contracts';
 export * from './messaging';
 export * from './openapi/http-replies';
 export * from './openapi/http-bodies.schema';
+export * from './keys';

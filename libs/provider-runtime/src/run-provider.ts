@@ -56,7 +56,8 @@ export async function runProvider(call: ProviderCall, deps: { transport: Transpo
 function readOutputs(template: ProviderTemplateView, parts: object, response: IncomingResponse): Record<string, unknown> {
   if (!template.outputs) return { content: response.body, statusCode: response.statusCode };
   try {
-    const rendered = renderTemplate(template.outputs, buildScope({ ...parts, response }));
+    // Without secrets in scope: outputs are shown and recorded, so they must not be able to echo one.
+    const rendered = renderTemplate(template.outputs, buildScope({ ...parts, secrets: {}, response }));
     return rendered && typeof rendered === 'object' && !Array.isArray(rendered) ? (rendered as Record<string, unknown>) : {};
   } catch (err) {
     // A body that is not what the outputs expect (not JSON, an HTML error page) is an answer too.

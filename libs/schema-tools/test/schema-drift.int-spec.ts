@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { findServiceMigrations } from '@bastion/platform';
 import { missingMigrationSql } from '../src';
 
+// Each check runs the schema engine over a scratch database: seconds each on a loaded machine.
+jest.setTimeout(30_000);
+
 const repo = join(__dirname, '..', '..', '..');
 const serverUrl = () => process.env.TEST_DATABASE_URL ?? '';
 const services = findServiceMigrations(repo);

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Public } from '@bastion/auth';
+import { CurrentPrincipal } from '@bastion/auth';
 import {
   CloudInitQuery,
   ListTokensQuery,
@@ -12,7 +12,7 @@ import {
 import { NatsRpcClient } from '@bastion/platform';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-id.decorator';
-import { NamespaceParams } from '../tokens/token-params.dto';
+import { NamespaceParams, TokenParams } from '../tokens/token-params.dto';
 import { ApiReply } from '../http/api-reply';
 
 /** Site registration with a token, the registrations it made, cloud-init and the JWT keys. */
@@ -22,7 +22,6 @@ export class AdmissionController {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   /** No bearer token: the site admission token in the body is the credential. */
-  @Public()
   @Post('api/register/registerBootstrap')
   @HttpCode(200)
   @ApiOperation({ summary: 'Register a site with a site admission token (401 "invalid token" when refused)' })
@@ -51,6 +50,13 @@ export class AdmissionController {
   }
 
   @ApiBearerAuth()
+  @Delete('api/register/namespaces/:namespace/registrations/:name')
+  @ApiOperation({ summary: 'Delete a site registration, freeing its node name for any token' })
+  deleteRegistration(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @RequestId() rid: string) {
+    return this.rpc.call(TokenRpc.deleteRegistration, { principal, namespace: p.namespace, name: p.name }, rid);
+  }
+
+  @ApiBearerAuth()
   @Post('api/register/namespaces/system/get-registrations-by-token')
   @HttpCode(200)
   @ApiOperation({ summary: 'List the registrations made with one token' })
@@ -67,7 +73,6 @@ export class AdmissionController {
     return this.rpc.call(TokenRpc.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
 
-  @Public()
   @Get('.well-known/jwks.json')
   @ApiOperation({ summary: 'Public keys that verify site JWTs' })
   @ApiReply('Jwks')

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime, requireRole, type RuntimeGuardrail } from '@bastion/contracts';
+import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime, type RuntimeGuardrail } from '@bastion/contracts';
 import { PlatformMetrics } from '@bastion/platform';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
@@ -39,7 +39,6 @@ export class ExchangeContext {
   }
 
   async open(principal: Principal, providerRef: string | null, projectRef?: string): Promise<Exchange> {
-    requireRole(principal, 'viewer');
     if (principal.project && projectRef && projectRef !== principal.project) {
       throw DomainError.permissionDenied('this token is scoped to another project');
     }

@@ -11,7 +11,6 @@ import {
 } from '@bastion/contracts';
 import { ScanDeadline, ScanLimitError, ScannerConfigError, type ScannerConfig, sharedScannerCache } from '@bastion/guardrails';
 import { decodeCursor, paginate } from '@bastion/platform';
-import { authorize } from '../access';
 import { PROJECTS_CONFIG, type ProjectsConfig } from '../config';
 import { assembleDataset } from '../domain/dataset-assembly';
 import { DatasetError, parseLabelledCsv } from '../domain/labelled-csv';
@@ -35,7 +34,6 @@ export class DatasetService {
   ) {}
 
   async stage({ principal, uploadId, part, data }: StageDatasetCommand): Promise<{ uploadId: string; part: number }> {
-    authorize(principal, 'member');
     const staleBefore = new Date(Date.now() - this.config.DATASET_UPLOAD_TTL_MS);
     await this.datasets.stagePart(principal.tenant, uploadId, part, Buffer.from(data, 'base64'), staleBefore);
     return { uploadId, part };
@@ -44,7 +42,6 @@ export class DatasetService {
   async evaluate(cmd: EvaluateDatasetCommand): Promise<{ datasetRun: DatasetRunView }> {
     const { principal, scannerId, versionRef } = cmd;
     try {
-      authorize(principal, 'member');
       const { version } = await this.scanners.visibleVersion(principal, scannerId, versionRef);
       const csv = await this.csvOf(cmd);
       const started = performance.now();
@@ -71,7 +68,6 @@ export class DatasetService {
   }
 
   async listEvaluations({ principal, scannerId, versionRef, limit, cursor }: ListEvaluationsCommand): Promise<Page<'datasetRuns', DatasetRunView>> {
-    authorize(principal, 'viewer');
     const { version } = await this.scanners.visibleVersion(principal, scannerId, versionRef);
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;

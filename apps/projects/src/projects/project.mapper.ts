@@ -16,9 +16,10 @@ export function currentRevision(p: Project): ConfigRevision {
 
 /**
  * The spec's Project. Counts come from the config shown (so `configAt` counts what was attached
- * then); admins, members, agent sessions and project tokens live outside the platform: 0.
+ * then); admins, members and agent sessions live outside the platform: 0. `tokenCount` counts the
+ * project's API keys.
  */
-export function projectView(p: Project, rev: ConfigRevision): ProjectView {
+export function projectView(p: Project, rev: ConfigRevision, tokenCount = 0): ProjectView {
   return {
     id: p.id,
     friendlyId: p.friendlyId,
@@ -35,7 +36,7 @@ export function projectView(p: Project, rev: ConfigRevision): ProjectView {
     agentSessionCount: 0,
     memberCount: 0,
     ...countsOf(rev.config),
-    tokenCount: 0,
+    tokenCount,
     deploymentStatus: p.deploymentStatus as DeploymentStatus,
     config: { id: rev.id, revision: rev.revision, validFrom: rev.validFrom.toISOString(), ...publicLists(rev.config) },
   };

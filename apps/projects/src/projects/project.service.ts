@@ -27,11 +27,9 @@ import {
   type UpdateProjectCommand,
   type UpdateProjectRequest,
   type UpdateProviderEntryCommand,
-  requireRole,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { authorize } from '../access';
 import { sameJson } from '../domain/canonical-json';
 import { parseConfigAt, revisionAt } from '../domain/config-at';
 import { friendlyId } from '../domain/friendly-id';
@@ -52,6 +50,8 @@ import {
 } from '../domain/project-config';
 import { isUuid, resolveRuntimeVersion } from '../domain/versions';
 import { ProjectsEventPublisher } from '../events/projects-event.publisher';
+import { ApiKeyRepository } from '../keys/api-key.repository';
+import { ApiKeyService } from '../keys/api-key.service';
 import type { Project } from '../generated/prisma/client';
 import { PROJECTS_LOGGER } from '../logger';
 import { ScannerRepository } from '../scanners/scanner.repository';
@@ -71,11 +71,12 @@ export class ProjectService {
     private readonly projects: ProjectRepository,
     private readonly scanners: ScannerRepository,
     private readonly events: ProjectsEventPublisher,
+    private readonly keys: ApiKeyService,
+    private readonly keyRows: ApiKeyRepository,
     @Inject(PROJECTS_LOGGER) private readonly logger: Logger,
   ) {}
 
   async create({ principal, body }: CreateProjectCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     checkName(body.name);
     const lists = await this.lists(principal.tenant, body.config);
     if (await this.projects.findByName(principal.tenant, body.name)) throw nameTaken(body.name);
@@ -94,29 +95,28 @@ export class ProjectService {
   }
 
   async list({ principal, limit, cursor }: ListProjectsCommand): Promise<Page<'projects', ProjectView>> {
-    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.projects.page(principal.tenant, c, size), size, c);
-    return { projects: page.items.map((p) => projectView(p, currentRevision(p))), next: page.next, prev: page.prev };
+    const counts = await this.keyRows.countByProject(principal.tenant, page.items.map((p) => p.id));
+    return { projects: page.items.map((p) => projectView(p, currentRevision(p), counts.get(p.id) ?? 0)), next: page.next, prev: page.prev };
   }
 
   /** By id or name (`default` is made on first use); with `configAt`, the config in force then. */
   async get({ principal, project: ref, configAt }: GetProjectCommand): Promise<{ project: ProjectView }> {
-    requireRole(principal, 'viewer');
     const at = configAt === undefined ? undefined : parseConfigAt(configAt);
     const project = await this.resolve(principal.tenant, ref);
     if (principal.project !== undefined && principal.project.toLowerCase() !== project.id && principal.project !== project.name) {
       throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}: it may only read that project`);
     }
-    if (!at) return { project: projectView(project, currentRevision(project)) };
+    const tokens = await this.tokenCount(principal.tenant, project.id);
+    if (!at) return { project: projectView(project, currentRevision(project), tokens) };
     const revision = revisionAt(await this.projects.revisionsUpTo(project.id, at), at);
     if (!revision) throw DomainError.notFound(`project ${project.name} did not exist at ${at.toISOString()}; it was created at ${project.createdAt.toISOString()}`);
-    return { project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }) };
+    return { project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }, tokens) };
   }
 
   async update({ principal, id, body }: UpdateProjectCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     if (body.name !== undefined) checkName(body.name);
     const lists = await this.lists(principal.tenant, body.config);
     if (body.name !== undefined) {
@@ -127,22 +127,20 @@ export class ProjectService {
   }
 
   async delete({ principal, id }: ProjectIdCommand): Promise<MessageResponse> {
-    authorize(principal, 'admin');
     const deleted = await this.projects.delete(principal.tenant, id);
     if (!deleted) throw projectNotFound(id);
+    await this.keys.projectDeleted(principal.tenant, deleted.id);
     await this.events.projectChanged(deleted, 'deleted');
     return { message: `Project ${deleted.name} deleted` };
   }
 
   async attachGuardrail({ principal, id, list, entry }: AttachGuardrailCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     const target = await this.target(principal.tenant, entry.id);
     const built = buildGuardrailEntry(entry, target, list, ['body']);
     return this.change(principal, id, (config) => ({ config: withEntry(config, list, built) }));
   }
 
   async updateGuardrail({ principal, id, list, entryId, changes }: UpdateGuardrailCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     const target = await this.target(principal.tenant, entryId);
     return this.change(principal, id, (config) => ({
       config: withChangedEntry(config, list, entryId, (e: StoredGuardrailEntry) => changeGuardrailEntry(e, changes, target, ['body'])),
@@ -150,19 +148,16 @@ export class ProjectService {
   }
 
   async attachProvider({ principal, id, entry }: AttachProviderCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({ config: withEntry(config, 'providers', buildProviderEntry(entry)) }));
   }
 
   async updateProvider({ principal, id, entryId, changes }: UpdateProviderEntryCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({
       config: withChangedEntry(config, 'providers', entryId, (e: ProviderEntry) => changeProviderEntry(e, changes)),
     }));
   }
 
   async detach({ principal, id, list, entryId }: DetachCommand): Promise<{ project: ProjectView }> {
-    authorize(principal, 'member');
     return this.change(principal, id, (config) => ({ config: withoutEntry(config, list, entryId) }));
   }
 
@@ -218,7 +213,11 @@ export class ProjectService {
     });
     if (!project) throw projectNotFound(id);
     await this.events.projectChanged(project, configChanged ? 'config-changed' : 'updated');
-    return { project: projectView(project, currentRevision(project)) };
+    return { project: projectView(project, currentRevision(project), await this.tokenCount(principal.tenant, project.id)) };
+  }
+
+  private async tokenCount(tenant: string, projectId: string): Promise<number> {
+    return (await this.keyRows.countByProject(tenant, [projectId])).get(projectId) ?? 0;
   }
 
   private async resolve(tenant: string, ref: string): Promise<Project> {

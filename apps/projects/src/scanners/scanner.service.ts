@@ -25,7 +25,6 @@ import {
 import { scannerConfigWarnings, validateScannerConfig } from '@bastion/guardrails';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
-import { authorize } from '../access';
 import { BUILT_IN_AUTHOR, builtInCatalog } from '../domain/built-in-catalog';
 import { sameJson } from '../domain/canonical-json';
 import { isUuid, versionName } from '../domain/versions';
@@ -56,7 +55,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   async create({ principal, body }: CreateScannerCommand): Promise<ScannerCreateResponse> {
-    authorize(principal, 'member');
     checkConfig(body.config, ['body', 'config']);
     if (await this.scanners.nameTaken(principal.tenant, body.name)) throw nameTaken(body.name);
     const now = new Date();
@@ -94,7 +92,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   async get({ principal, scannerId }: ScannerRefCommand): Promise<{ scanner: ScannerView }> {
-    authorize(principal, 'viewer');
     const scanner = await this.visible(principal, scannerId);
     const [latest] = await this.scanners.versionsByIds([scanner.latestVersionId ?? '']);
     const runs = await this.scanners.latestRuns(principal.tenant, [latest.id]);
@@ -103,7 +100,6 @@ export class ScannerService implements OnApplicationBootstrap {
 
   /** The spec's "Update guardrail". */
   async update({ principal, scannerId, body }: UpdateScannerCommand): Promise<ScannerUpdateResponse> {
-    authorize(principal, 'member');
     const scanner = await this.ownScanner(principal, scannerId);
     const [latest] = await this.scanners.versionsByIds([scanner.latestVersionId ?? '']);
     const problems: FieldViolation[] = [];
@@ -165,7 +161,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   async delete({ principal, scannerId }: ScannerRefCommand): Promise<MessageResponse> {
-    authorize(principal, 'admin');
     const scanner = await this.ownScanner(principal, scannerId);
     const projectIds = await this.projects.idsReferencing(principal.tenant, scanner.id);
     if (projectIds.length > 0) {
@@ -178,7 +173,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   async listVersions({ principal, scannerId, limit, cursor }: ListScannerVersionsCommand): Promise<Page<'versions', ScannerVersionView>> {
-    authorize(principal, 'viewer');
     const scanner = await this.visible(principal, scannerId);
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
@@ -188,7 +182,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   async getVersion({ principal, scannerId, versionRef }: ScannerVersionRefCommand): Promise<{ version: ScannerVersionView }> {
-    authorize(principal, 'viewer');
     const { scanner, version } = await this.visibleVersion(principal, scannerId, versionRef);
     const runs = await this.scanners.latestRuns(principal.tenant, [version.id]);
     return { version: versionView(version, scanner, runs) };
@@ -196,7 +189,6 @@ export class ScannerService implements OnApplicationBootstrap {
 
   /** Publish or unpublish a version, describe it, or make it the latest (`push`, also a rollback). */
   async updateVersion({ principal, scannerId, versionRef, body }: UpdateScannerVersionCommand): Promise<ScannerUpdateResponse> {
-    authorize(principal, 'member');
     const scanner = await this.ownScanner(principal, scannerId);
     const version = await this.versionOf(scanner, versionRef);
     const push = body.push === true && scanner.latestVersionId !== version.id;
@@ -238,7 +230,6 @@ export class ScannerService implements OnApplicationBootstrap {
   }
 
   private async page(principal: Principal, kind: ScannerKind, limit: number | undefined, cursor: string | undefined) {
-    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.scanners.page(principal.tenant, kind, c, size), size, c);

@@ -8,7 +8,6 @@ import {
   type PromptRecordedEvent,
   type PromptRefCommand,
   type PromptView,
-  requireRole,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
@@ -42,7 +41,6 @@ export class PromptService {
   }
 
   async list({ principal, limit, cursor, ...raw }: ListPromptsCommand): Promise<Page<'prompts', PromptView>> {
-    requireRole(principal, 'viewer');
     const filter = parsePromptFilters(raw);
     filter.projectId = projectScope(principal, filter.projectId);
     const size = limit ?? DEFAULT_PAGE_SIZE;
@@ -57,7 +55,6 @@ export class PromptService {
   }
 
   async get({ principal, id }: PromptRefCommand): Promise<{ prompt: PromptView }> {
-    requireRole(principal, 'viewer');
     return { prompt: promptView(await this.mustFind(principal, id)) };
   }
 

@@ -8,7 +8,6 @@ import {
   type PromptView,
   type TemplateInput,
   type TemplateInputQuery,
-  requireRole,
 } from '@bastion/contracts';
 import { canSee } from '../access/access';
 import { PROMPTS_CONFIG, type PromptsConfig } from '../config';
@@ -31,7 +30,6 @@ export class TemplateService {
   ) {}
 
   async create({ principal, body }: CreatePromptTemplateCommand): Promise<{ promptTemplate: PromptTemplateView }> {
-    requireRole(principal, 'member');
     const prompt = await this.prompts.mustFind(principal, body.promptId);
     const projectId = body.projectId ?? prompt.projectId;
     if (principal.project && projectId !== principal.project) {
@@ -50,7 +48,6 @@ export class TemplateService {
   }
 
   async get({ principal, id }: PromptRefCommand): Promise<{ promptTemplate: PromptTemplateView; prompts: PromptView[] }> {
-    requireRole(principal, 'viewer');
     const t = await this.templates.find(principal.tenant, id);
     if (!t || !canSee(principal, t.projectId)) throw DomainError.notFound(`prompt template ${id} not found`);
     const sent = await this.promptRows.fromTemplate(principal.tenant, t.id, principal.project, this.config.PROMPTS_TEMPLATE_PROMPTS_LIMIT);

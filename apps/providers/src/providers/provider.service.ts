@@ -15,8 +15,6 @@ import {
   type ProviderRuntime,
   type ProviderRuntimeQuery,
   type ProviderView,
-  requireRole,
-  type Role,
   type SystemProviderView,
   type UpdateProviderCommand,
 } from '@bastion/contracts';
@@ -27,6 +25,7 @@ import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';
 import { providerRuntime, providerView, systemProviderView } from './provider.mapper';
 import { ProviderRepository } from './provider.repository';
+import { checkOutputsReadNoSecret, checkSecretsRebound } from './secret-binding';
 import { mergeSecrets } from './secret-mask';
 
 /** Names a template may use besides its inputs and secrets. */
@@ -53,19 +52,16 @@ export class ProviderService implements OnModuleInit {
   }
 
   async listSystem(principal: Principal): Promise<{ providers: SystemProviderView[] }> {
-    authorize(principal, 'viewer');
     return { providers: (await this.providers.listSystem()).map(systemProviderView) };
   }
 
   async getSystem(principal: Principal, ref: string): Promise<{ provider: SystemProviderView }> {
-    authorize(principal, 'viewer');
     const found = await this.providers.findSystem(ref);
     if (!found) throw DomainError.notFound(`system provider "${ref}" not found`);
     return { provider: systemProviderView(found) };
   }
 
   async create({ principal, body }: CreateProviderCommand): Promise<{ id: string }> {
-    authorize(principal, 'member');
     let base: {
       template: unknown;
       authTemplate: unknown;
@@ -135,7 +131,6 @@ export class ProviderService implements OnModuleInit {
   }
 
   async list({ principal, limit, cursor }: ListProvidersCommand): Promise<Page<'providers', ProviderView>> {
-    authorize(principal, 'viewer');
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.providers.page(principal.tenant, size, c), size, c);
@@ -143,15 +138,18 @@ export class ProviderService implements OnModuleInit {
   }
 
   async get({ principal, ref }: ProviderRefCommand): Promise<{ provider: ProviderView }> {
-    authorize(principal, 'viewer');
     return { provider: this.view(await this.mustFind(principal.tenant, ref), principal) };
   }
 
   async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
-    authorize(principal, 'member');
     const current = await this.mustFind(principal.tenant, ref);
+    const stored = this.open(current);
+    checkSecretsRebound(
+      { template: current.template, authTemplate: current.authTemplate, inputs: current.inputs as Record<string, string>, secrets: stored },
+      { template: body.template === undefined ? undefined : plainJson(body.template), authTemplate: body.authTemplate === undefined ? undefined : plainJson(body.authTemplate), inputs: body.inputs, secrets: body.secrets },
+    );
     const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
-    const secrets = body.secrets ? mergeSecrets(this.open(current), body.secrets) : this.open(current);
+    const secrets = body.secrets ? mergeSecrets(stored, body.secrets) : stored;
     const template = body.template ? plainJson(body.template) : current.template;
     checkTemplate(template, inputs, secrets);
     const updated = await this.providers.update(current.id, {
@@ -174,7 +172,6 @@ export class ProviderService implements OnModuleInit {
   }
 
   async delete({ principal, ref }: ProviderRefCommand): Promise<Record<string, never>> {
-    authorize(principal, 'admin');
     const current = await this.mustFind(principal.tenant, ref);
     await this.providers.delete(current.id);
     await this.changed(current, 'deleted');
@@ -217,6 +214,7 @@ export class ProviderService implements OnModuleInit {
  * `declaredSecrets` are the names a system provider declares: known even while unset.
  */
 export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
+  checkOutputsReadNoSecret(template, [...Object.keys(secrets), ...declaredSecrets]);
   const clash = Object.keys(inputs).filter((k) => k in secrets);
   if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
   const known = [...SCOPE_NAMES, ...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
@@ -236,8 +234,3 @@ function invalid(loc: string[], msg: string): DomainError {
   return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
 }
 
-/** Providers are managed with a tenant token: a project-scoped one may not touch them. */
-function authorize(principal: Principal, role: Role): void {
-  if (principal.project) throw DomainError.permissionDenied('a project-scoped token cannot manage providers');
-  requireRole(principal, role);
-}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, hasRole, type ProviderTestResult, type ProviderTemplateView, type TestProviderCommand } from '@bastion/contracts';
+import { DomainError, type ProviderTestResult, type ProviderTemplateView, type TestProviderCommand } from '@bastion/contracts';
 import { redactRecord, redactSecrets, runProvider, type Signers, type Transport } from '@bastion/provider-runtime';
 import { TemplateError } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
@@ -24,7 +24,6 @@ export class ProviderTesterService {
   ) {}
 
   async test({ principal, body }: TestProviderCommand): Promise<ProviderTestResult> {
-    if (principal.project || !hasRole(principal, 'member')) throw DomainError.permissionDenied('testing a provider needs the member role');
     let template: ProviderTemplateView;
     let inputs = body.inputs ?? {};
     let declaredSecrets: string[] = [];

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenRpc } from '@bastion/contracts';
+import { DeleteRegistrationCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenRpc } from '@bastion/contracts';
 import { Handles } from '@bastion/platform';
 import { AdmissionService } from './admission.service';
 
@@ -21,5 +21,10 @@ export class AdmissionController {
   @Handles(TokenRpc.registrationsByToken)
   byToken(@Payload() cmd: RegistrationsByTokenCommand) {
     return this.admission.byToken(cmd);
+  }
+
+  @Handles(TokenRpc.deleteRegistration)
+  delete(@Payload() cmd: DeleteRegistrationCommand) {
+    return this.admission.deleteRegistration(cmd);
   }
 }

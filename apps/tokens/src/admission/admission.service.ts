@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  type DeleteRegistrationCommand,
   DomainError,
   ErrorCode,
-  requireRole,
   type ListRegistrationsCommand,
   type Principal,
   type RegisterSiteCommand,
@@ -53,6 +53,9 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   private readonly limiter: RefusalLimiter;
   private readonly origin = randomUUID();
   private refusals?: Subscription;
+  private auditSweeper?: NodeJS.Timeout;
+  private readonly retentionMs: number;
+  private readonly auditSweepMs: number;
   private readonly admissions: Counter<'outcome' | 'reason'>;
 
   constructor(
@@ -68,6 +71,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     metrics: PlatformMetrics,
   ) {
     this.limiter = new RefusalLimiter(config.ADMISSION_REFUSALS_PER_MINUTE, 60_000);
+    this.retentionMs = config.ADMISSION_AUDIT_RETENTION_DAYS * 86_400_000;
+    this.auditSweepMs = config.ADMISSION_AUDIT_SWEEP_INTERVAL_MS;
     this.admissions = metrics.counter('bastion_site_admissions_total', 'Site admission attempts by outcome and reason', ['outcome', 'reason']);
   }
 
@@ -76,6 +81,10 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
    * plain subscription on the JetStream subject), so the limit holds however requests are spread.
    */
   onModuleInit(): void {
+    const sweep = () => void this.sweepAudit().catch((err: unknown) => this.logger.error({ err }, 'could not sweep the admission audit'));
+    sweep();
+    this.auditSweeper = setInterval(sweep, this.auditSweepMs);
+    this.auditSweeper.unref();
     this.refusals = this.nc.subscribe(TokenEvents.siteRefused, {
       callback: (err, msg) => {
         if (err || msg.headers?.get(ORIGIN_HEADER) === this.origin) return;
@@ -91,6 +100,12 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.refusals?.unsubscribe();
+    clearInterval(this.auditSweeper);
+  }
+
+  /** Deletes audit rows past their retention (ADMISSION_AUDIT_RETENTION_DAYS); every replica may run it. */
+  async sweepAudit(now = Date.now()): Promise<number> {
+    return this.registrations.deleteAttemptsBefore(new Date(now - this.retentionMs));
   }
 
   async register({ body, passport, sourceAddress }: RegisterSiteCommand): Promise<RegistrationObject> {
@@ -110,7 +125,7 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
         { tokenUid: token!.uid, nodeName, siteName, passport, sourceAddress },
         token!.maxRegistrations !== null,
       );
-      if (!admitted) throw new Refusal(await this.reasonFromDatabase(token!), token);
+      if (!admitted) throw new Refusal(await this.reasonFromDatabase(token!, nodeName), token);
       if (admitted.exhaustedRevision !== null) await this.onExhausted(token!.uid);
       this.admissions.inc({ outcome: 'ADMITTED', reason: 'admitted' });
       this.publish({ ...attempt, outcome: 'ADMITTED', reason: 'admitted', tenant: token!.tenant, tokenUid: token!.uid });
@@ -124,7 +139,6 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async list({ principal, namespace, labelFilter, reportFields }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
-    requireRole(principal, 'viewer');
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.registrations.list(principal.tenant, namespace);
     // Registrations carry no labels of their own: a selector matches as it would on an empty set.
@@ -133,11 +147,16 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }
 
   async byToken({ principal, siteToken }: RegistrationsByTokenCommand): Promise<RegistrationListResponse> {
-    requireRole(principal, 'viewer');
     const token = await this.resolve(siteToken);
     if (!token || token.tenant !== principal.tenant) throw DomainError.notFound('token not found');
     const rows = await this.registrations.byToken(principal.tenant, token.uid);
     return { items: rows.map((r) => registrationListItem(r, true)), errors: [] };
+  }
+
+  /** An admin deletes a registration: its node name is free for any token again. */
+  async deleteRegistration({ principal, namespace, name }: DeleteRegistrationCommand): Promise<Record<string, never>> {
+    if (!(await this.registrations.delete(principal.tenant, namespace, name))) throw DomainError.notFound(`registration ${name} not found`);
+    return {};
   }
 
   /** The token a presented secret names: a NORMAL token's uid, or a JWT this service signed. */
@@ -150,7 +169,10 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
       return token;
     }
     if (!UUID.test(secret)) return undefined;
-    return this.sync.view.findBySecret(secret) ?? (await this.lookup(secret));
+    const token = this.sync.view.findBySecret(secret) ?? (await this.lookup(secret));
+    // A JWT token's uid is its JWT's readable `sub`, not a secret: such a token admits only with its JWT.
+    if (token?.type === 'JWT') throw new Refusal('jwt_required', token);
+    return token;
   }
 
   /**
@@ -166,7 +188,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     return admissionTokenOf(row);
   }
 
-  private async reasonFromDatabase(token: AdmissionToken): Promise<RefusalReason> {
+  private async reasonFromDatabase(token: AdmissionToken, nodeName: string): Promise<RefusalReason> {
+    if (await this.registrations.heldByOther(token.uid, nodeName)) return 'node_taken';
     const row = await this.tokens.findByUid(token.uid);
     if (row) this.sync.applyLocal(row);
     const decision = decideAdmission(row ? admissionTokenOf(row) : undefined, '', new Date());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { AdmissionOutcome, Registration } from '../generated/prisma/client';
+import { type AdmissionOutcome, Prisma, type Registration } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface AdmitInput {
@@ -76,8 +76,42 @@ export class RegistrationRepository {
     };
   }
 
-  async recordRefusal(input: Omit<AttemptInput, 'outcome'>): Promise<void> {
-    await this.prisma.admissionAttempt.create({ data: { id: randomUUID(), outcome: 'REFUSED', ...input } });
+  /**
+   * Counts a refusal in its row for (source, minute, reason, token): a flood of refusals adds to a
+   * few counters instead of a row per attempt.
+   */
+  async recordRefusal(input: Omit<AttemptInput, 'outcome'>, now = new Date()): Promise<void> {
+    const key = refusalKey(input.sourceAddress, input.reason, input.tokenUid, now);
+    await this.prisma.$executeRaw`
+      INSERT INTO tokens.admission_attempts (id, at, outcome, reason, source_address, tenant, token_uid, node_name, site_name, refusal_key, attempts, last_at)
+      VALUES (${randomUUID()}::uuid, ${now}, 'REFUSED', ${input.reason}, ${input.sourceAddress}, ${input.tenant}, ${input.tokenUid}::uuid,
+              ${input.nodeName}, ${input.siteName}, ${key}, 1, ${now})
+      ON CONFLICT (refusal_key) DO UPDATE SET attempts = admission_attempts.attempts + 1, last_at = EXCLUDED.last_at`;
+  }
+
+  /** Deletes audit rows older than `before`; answers how many. */
+  async deleteAttemptsBefore(before: Date): Promise<number> {
+    const { count } = await this.prisma.admissionAttempt.deleteMany({ where: { at: { lt: before }, OR: [{ lastAt: null }, { lastAt: { lt: before } }] } });
+    return count;
+  }
+
+  /**
+   * The token holding a node name, when it is another token that still exists: a node name belongs
+   * to the token that registered it until that token is deleted or an admin deletes the registration.
+   */
+  async heldByOther(tokenUid: string, nodeName: string): Promise<string | null> {
+    const rows = await this.prisma.$queryRaw<{ token_uid: string }[]>`
+      SELECT r.token_uid::text AS token_uid FROM tokens.tokens t
+      JOIN tokens.registrations r ON r.tenant = t.tenant AND r.namespace = t.namespace AND r.name = ${nodeName}
+      JOIN tokens.tokens holder ON holder.uid = r.token_uid
+      WHERE t.uid = ${tokenUid}::uuid AND r.token_uid <> t.uid`;
+    return rows[0]?.token_uid ?? null;
+  }
+
+  /** Deletes a registration (freeing its node name); false when there was none. */
+  async delete(tenant: string, namespace: string, name: string): Promise<boolean> {
+    const { count } = await this.prisma.registration.deleteMany({ where: { tenant, namespace, name } });
+    return count > 0;
   }
 
   list(tenant: string, namespace: string): Promise<Registration[]> {
@@ -88,6 +122,12 @@ export class RegistrationRepository {
     return this.prisma.registration.findMany({ where: { tenant, tokenUid }, orderBy: { name: 'asc' } });
   }
 
+  /** The node name is registered under another token of the same namespace that still exists. */
+  private takenBy(i: AdmitInput): Prisma.Sql {
+    return Prisma.sql`SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
+      WHERE r.tenant = tokens.tenant AND r.namespace = tokens.namespace AND r.name = ${i.nodeName} AND r.token_uid <> ${i.tokenUid}::uuid`;
+  }
+
   private admitUnlimited(i: AdmitInput): Promise<AdmitRow[]> {
     const passport = JSON.stringify(i.passport);
     return this.prisma.$queryRaw<AdmitRow[]>`
@@ -95,11 +135,13 @@ export class RegistrationRepository {
         SELECT uid, tenant, namespace, name, state::text AS state, revision FROM tokens.tokens
         WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
           AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
+          AND NOT EXISTS (${this.takenBy(i)})
       ), reg AS (
-        INSERT INTO tokens.registrations (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+        INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
         SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
         ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
           site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+          WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
         RETURNING *
       ), audit AS (
         INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
@@ -120,12 +162,14 @@ export class RegistrationRepository {
         WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
           AND (expires_at IS NULL OR expires_at > now())
           AND max_registrations IS NOT NULL AND used_registrations < max_registrations
+          AND NOT EXISTS (${this.takenBy(i)})
         RETURNING uid, tenant, namespace, name, state::text AS state, revision
       ), reg AS (
-        INSERT INTO tokens.registrations (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+        INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
         SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
         ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
           site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+          WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
         RETURNING *
       ), audit AS (
         INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
@@ -133,4 +177,9 @@ export class RegistrationRepository {
       )
       SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
   }
+}
+
+/** The row a refusal is counted in: its source, reason and token, in one UTC minute. */
+export function refusalKey(source: string, reason: string, tokenUid: string | null, at: Date): string {
+  return `${at.toISOString().slice(0, 16)}|${source}|${reason}|${tokenUid ?? '-'}`;
 }

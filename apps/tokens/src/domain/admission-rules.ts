@@ -26,6 +26,10 @@ export type RefusalReason =
   | 'expired'
   | 'registrations_exhausted'
   | 'site_mismatch'
+  /** A JWT-type token presented by its uid instead of its JWT. */
+  | 'jwt_required'
+  /** The node name is registered under another token. */
+  | 'node_taken'
   | 'rate_limited';
 
 export type AdmissionDecision = { admit: true } | { admit: false; reason: RefusalReason };

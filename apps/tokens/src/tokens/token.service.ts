@@ -9,7 +9,6 @@ import {
   type ListTokensQueryCommand,
   type ObjectRef,
   type Principal,
-  requireRole,
   type ReplaceTokenCommand,
   type SetTokenStateCommand,
   type TokenCreateResponse,
@@ -73,7 +72,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   async create({ principal, namespace, body }: CreateTokenCommand): Promise<TokenCreateResponse> {
-    requireRole(principal, 'member');
     const m = body.metadata;
     const expiresAt = body.spec?.expiration_timestamp ? new Date(body.spec.expiration_timestamp) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
@@ -94,7 +92,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
 
   /** Replace rewrites the metadata only; fields left out return to their defaults. */
   async replace({ principal, namespace, name, body }: ReplaceTokenCommand): Promise<Record<string, never>> {
-    requireRole(principal, 'member');
     const m = body.metadata;
     const token = await this.tokens.updateMetadata(key(principal, namespace, name), {
       labels: m.labels ?? {},
@@ -109,7 +106,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   async list({ principal, namespace, labelFilter, reportFields, reportStatusFields }: ListTokensQueryCommand): Promise<TokenListResponse> {
-    requireRole(principal, 'viewer');
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.tokens.list(principal.tenant, namespace);
     const items = rows
@@ -119,7 +115,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   async get({ principal, namespace, name, responseFormat }: GetTokenCommand): Promise<TokenGetResponse> {
-    requireRole(principal, 'viewer');
     const token = await this.tokens.find(key(principal, namespace, name));
     if (!token) throw notFound(namespace, name);
     const referring = responseFormat === 'GET_RSP_FORMAT_REFERRING_OBJECTS' ? await this.referringObjects(token) : [];
@@ -127,7 +122,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   async delete({ principal, namespace, name, failIfReferred }: DeleteTokenCommand): Promise<Record<string, never>> {
-    requireRole(principal, 'admin');
     const k = key(principal, namespace, name);
     if (failIfReferred) {
       const token = await this.tokens.find(k);
@@ -145,7 +139,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   async setState({ principal, namespace, name, state }: SetTokenStateCommand): Promise<TokenObjectChangeResponse> {
-    requireRole(principal, 'admin');
     const change = await this.tokens.setState(key(principal, namespace, name), state);
     if (!change) throw notFound(namespace, name);
     this.sync.applyLocal(change.after);
@@ -155,7 +148,6 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
 
   /** Issues a JWT token for a kvm site (bound to the site when named) and its cloud-init. */
   async cloudInit({ principal, provider, siteName }: CloudInitCommand): Promise<{ cloud_init_config: string }> {
-    requireRole(principal, 'member');
     if (!(CLOUD_INIT_PROVIDERS as readonly string[]).includes(provider)) {
       throw DomainError.invalid(`unsupported provider "${provider}"; supported: ${CLOUD_INIT_PROVIDERS.join(', ')}`, [
         { loc: ['query', 'provider'], msg: `must be one of ${CLOUD_INIT_PROVIDERS.join(', ')}`, type: 'enum' },

@@ -1,5 +1,5 @@
 import { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString } from 'class-validator';
-import { type Principal, ROLES, type Role } from './principal';
+import { type Credential, CREDENTIALS, type Principal, ROLES, type Role } from './principal';
 
 /** The principal as it travels over NATS, validated on receipt like any payload. */
 export class PrincipalDto implements Principal {
@@ -17,4 +17,8 @@ export class PrincipalDto implements Principal {
   @IsOptional()
   @IsString()
   project?: string;
+
+  @IsOptional()
+  @IsIn(CREDENTIALS)
+  credential?: Credential;
 }

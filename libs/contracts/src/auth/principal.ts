@@ -3,13 +3,28 @@ import { DomainError } from '../errors/domain-error';
 export type Role = 'admin' | 'member' | 'viewer';
 export const ROLES: readonly Role[] = ['admin', 'member', 'viewer'];
 
-/** Who is calling: read from the bearer JWT at the gateway and passed to services with each request. */
+/** How the caller proved who it is: a bearer JWT (a person or an identity provider's client) or an API key. */
+export type Credential = 'jwt' | 'key';
+export const CREDENTIALS: readonly Credential[] = ['jwt', 'key'];
+
+/** Who is calling: read from the bearer JWT or API key at the gateway and passed to services with each request. */
 export interface Principal {
   sub: string;
   tenant: string;
   roles: Role[];
-  /** Set when the token is scoped to one project. */
+  /** Set when the token or key is scoped to one project. */
   project?: string;
+  /** `key` for an API key (then `sub` is `key:<id>`); absent or `jwt` for a bearer JWT. */
+  credential?: Credential;
+}
+
+/** The four kinds of principal the authorization policy tells apart. */
+export type PrincipalKind = 'user-jwt' | 'project-jwt' | 'project-key' | 'tenant-key';
+export const PRINCIPAL_KINDS: readonly PrincipalKind[] = ['user-jwt', 'project-jwt', 'project-key', 'tenant-key'];
+
+export function principalKind(p: Pick<Principal, 'project' | 'credential'>): PrincipalKind {
+  if (p.credential === 'key') return p.project ? 'project-key' : 'tenant-key';
+  return p.project ? 'project-jwt' : 'user-jwt';
 }
 
 const RANK: Record<Role, number> = { viewer: 1, member: 2, admin: 3 };

@@ -124,7 +124,7 @@ export interface ProjectView {
   memberCount: number;
   providerCount: number;
   scannerCount: number;
-  /** Project-scoped bearer tokens are minted outside the platform: 0. */
+  /** The project's API keys (`/backend/v1/tokens` with its projectId). */
   tokenCount: number;
   deploymentStatus: DeploymentStatus;
   config: ProjectConfigView;

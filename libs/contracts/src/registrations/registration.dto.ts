@@ -114,6 +114,15 @@ export class ListRegistrationsCommand extends TenantCommand {
   reportFields?: boolean;
 }
 
+export class DeleteRegistrationCommand extends TenantCommand {
+  @IsString()
+  @Matches(DNS_LABEL, { message: `namespace ${DNS_LABEL_MESSAGE}` })
+  namespace!: string;
+
+  @IsString()
+  name!: string;
+}
+
 export class RegistrationsByTokenCommand extends TenantCommand {
   @IsString()
   siteToken!: string;

@@ -1,6 +1,6 @@
 import { declareEvent, declareRpc } from '../messaging/contract';
 import type { ServiceHealthView } from '../messaging/health';
-import { CloudInitCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand } from '../registrations/registration.dto';
+import { CloudInitCommand, DeleteRegistrationCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand } from '../registrations/registration.dto';
 import type { Jwks, RegistrationListResponse, RegistrationObject } from '../registrations/registration.views';
 import { CreateTokenCommand, DeleteTokenCommand, GetTokenCommand, ListTokensQueryCommand, ReplaceTokenCommand, SetTokenStateCommand } from './token-rpc.dto';
 import { SiteAdmissionEvent, TokenCreatedEvent, TokenDeletedEvent, TokenReplacedEvent, TokenStateChangedEvent } from './token.events';
@@ -18,6 +18,7 @@ export const TokenRpc = {
   cloudInit: declareRpc(TokenSubjects.cloudInit, CloudInitCommand).returns<{ cloud_init_config: string }>(),
   register: declareRpc(TokenSubjects.register, RegisterSiteCommand).returns<RegistrationObject>(),
   listRegistrations: declareRpc(TokenSubjects.listRegistrations, ListRegistrationsCommand).returns<RegistrationListResponse>(),
+  deleteRegistration: declareRpc(TokenSubjects.deleteRegistration, DeleteRegistrationCommand).returns<Record<string, never>>(),
   registrationsByToken: declareRpc(TokenSubjects.registrationsByToken, RegistrationsByTokenCommand).returns<RegistrationListResponse>(),
   jwks: declareRpc(TokenSubjects.jwks).returns<Jwks>(),
   health: declareRpc(TokenSubjects.health).returns<ServiceHealthView>(),

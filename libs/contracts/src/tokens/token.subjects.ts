@@ -10,6 +10,7 @@ export const TokenSubjects = {
   register: 'tokens.site.register.v1',
   listRegistrations: 'tokens.registration.list.v1',
   registrationsByToken: 'tokens.registration.by-token.v1',
+  deleteRegistration: 'tokens.registration.delete.v1',
   jwks: 'tokens.keys.jwks.v1',
   health: 'tokens.health.check.v1',
 } as const;

@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '@bastion/auth';
+import { ApiKeyIdParams, ApiKeyRpc, CreateApiKeyRequest, ListApiKeysQuery, type Principal } from '@bastion/contracts';
+import { NatsRpcClient } from '@bastion/platform';
+import { RequestId } from '../http/request-id.decorator';
+
+/** API keys for apps and SDKs (`x-api-key`, or `Authorization` with or without `Bearer`). */
+@ApiTags('api tokens')
+@ApiBearerAuth()
+@Controller('backend/v1/tokens')
+export class ApiTokensController {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an API key; its value is in this answer and nowhere else' })
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest, @RequestId() rid: string) {
+    return this.rpc.call(ApiKeyRpc.create, { principal, body }, rid);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List API keys, newest first (cursor pagination; filter projectId)' })
+  list(@CurrentPrincipal() principal: Principal, @Query() q: ListApiKeysQuery, @RequestId() rid: string) {
+    return this.rpc.call(ApiKeyRpc.list, { principal, ...q }, rid);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get an API key (never its value)' })
+  get(@CurrentPrincipal() principal: Principal, @Param() p: ApiKeyIdParams, @RequestId() rid: string) {
+    return this.rpc.call(ApiKeyRpc.get, { principal, id: p.id }, rid);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Revoke an API key: refused on every gateway within a second' })
+  delete(@CurrentPrincipal() principal: Principal, @Param() p: ApiKeyIdParams, @RequestId() rid: string) {
+    return this.rpc.call(ApiKeyRpc.delete, { principal, id: p.id }, rid);
+  }
+}
