@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Public } from '@bastion/auth';
 import {
   CloudInitQuery,
+  CloudInitResponse,
   type Jwks,
   ListTokensQuery,
   type Principal,
@@ -60,9 +61,13 @@ export class AdmissionController {
 
   @ApiBearerAuth()
   @Get('api/register/namespaces/system/get-cloud-init-config')
-  @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
+  @ApiOperation({
+    summary: "A site's cloud-init, with the site's valid JWT token (issued only when it has none)",
+    operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig',
+  })
+  @ApiOkResponse({ type: CloudInitResponse })
   cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
-    return this.rpc.request<{ cloud_init_config: string }>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
+    return this.rpc.request<CloudInitResponse>(TokenSubjects.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);
   }
 
   @Public()

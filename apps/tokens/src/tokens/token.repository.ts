@@ -96,6 +96,11 @@ export class TokenRepository {
     });
   }
 
+  /** A tenant's JWT tokens bound to `siteName` ('' for none), in every namespace, newest first. */
+  siteJwts(tenant: string, siteName: string): Promise<Token[]> {
+    return this.prisma.token.findMany({ where: { tenant, type: 'JWT', siteName }, orderBy: [{ createdAt: 'desc' }, { uid: 'asc' }] });
+  }
+
   findByUid(uid: string): Promise<Token | null> {
     return this.prisma.token.findUnique({ where: { uid } });
   }

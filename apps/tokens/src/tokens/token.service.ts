@@ -21,7 +21,9 @@ import {
 import type { Logger } from 'pino';
 import { RegistrationRepository } from '../admission/registration.repository';
 import { TokenViewSync } from '../admission/token-view.sync';
-import { CLOUD_INIT_PROVIDERS, renderCloudInit } from '../cloud-init/cloud-init';
+import { CLOUD_INIT_PROVIDERS, type CloudInitProvider, cloudInitProvider, renderCloudInit, reusableSiteJwt } from '../cloud-init/cloud-init';
+import { admissionTokenOf } from '../admission/token-view.sync';
+import { KeyedSerializer } from '../cloud-init/keyed-serializer';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';
@@ -52,6 +54,7 @@ interface NewTokenSpec {
 @Injectable()
 export class TokenService implements OnModuleInit, OnModuleDestroy {
   private sweeper?: NodeJS.Timeout;
+  private readonly siteLocks = new KeyedSerializer();
 
   constructor(
     private readonly tokens: TokenRepository,
@@ -153,26 +156,44 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     return objectChangeResponse(change.after);
   }
 
-  /** Issues a JWT token for a kvm site (bound to the site when named) and its cloud-init. */
+  /**
+   * The cloud-init of a site. Its token is the newest JWT token bound to the site that would admit
+   * it now (and whose JWT still verifies); only when there is none is a new one issued, so a site
+   * tool that first creates its JWT token, or calls again, gets that same JWT. Calls for one site
+   * are taken one at a time, so concurrent calls do not each issue a token.
+   */
   async cloudInit({ principal, provider, siteName }: CloudInitCommand): Promise<{ cloud_init_config: string }> {
     requireRole(principal, 'member');
-    if (!(CLOUD_INIT_PROVIDERS as readonly string[]).includes(provider)) {
+    const kind = cloudInitProvider(provider);
+    if (!kind) {
       throw DomainError.invalid(`unsupported provider "${provider}"; supported: ${CLOUD_INIT_PROVIDERS.join(', ')}`, [
         { loc: ['query', 'provider'], msg: `must be one of ${CLOUD_INIT_PROVIDERS.join(', ')}`, type: 'enum' },
       ]);
     }
-    const suffix = randomBytes(4).toString('hex');
+    const site = siteName ?? '';
+    const jwt = await this.siteLocks.run(`${principal.tenant}\u0000${site}`, () => this.siteJwt(principal, kind, site));
+    return { cloud_init_config: renderCloudInit(jwt) };
+  }
+
+  private async siteJwt(principal: Principal, provider: CloudInitProvider, siteName: string): Promise<string> {
+    const now = new Date();
+    const candidates = (await this.tokens.siteJwts(principal.tenant, siteName)).map((t) => ({ ...admissionTokenOf(t), content: t.content }));
+    let existing = reusableSiteJwt(candidates, siteName, now);
+    while (existing) {
+      if (await this.keys.verify(existing.content)) return existing.content;
+      existing = reusableSiteJwt(candidates.slice(candidates.indexOf(existing) + 1), siteName, now);
+    }
     const token = await this.issue(principal, {
-      name: cloudInitTokenName(siteName, suffix),
+      name: cloudInitTokenName(siteName, randomBytes(4).toString('hex')),
       namespace: 'system',
       labels: { 'bastion.io/issued-by': 'cloud-init', 'bastion.io/provider': provider },
       description: siteName ? `cloud-init (${provider}) for site ${siteName}` : `cloud-init (${provider}), any site`,
       type: 'JWT',
-      siteName: siteName ?? '',
+      siteName,
       expiresAt: null,
       maxRegistrations: null,
     });
-    return { cloud_init_config: renderCloudInit(token.content) };
+    return token.content;
   }
 
   /** Moves tokens past their expiration to EXPIRED, with the usual event. */
@@ -224,7 +245,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
 
 /** `cloud-init-<site>-<random>`, cut to a DNS label. */
 function cloudInitTokenName(siteName: string | undefined, suffix: string): string {
-  const site = (siteName ?? 'any')
+  const site = (siteName || 'any')
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '')

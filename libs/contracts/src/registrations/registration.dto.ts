@@ -70,15 +70,28 @@ export class RegistrationsByTokenRequest {
 }
 
 export class CloudInitQuery {
-  @ApiProperty({ example: 'kvm', description: 'Only kvm is supported.' })
+  @ApiProperty({
+    example: 'kvm',
+    description: 'The site provider: kvm, vmware, aws, azure, gcp, openstack, nutanix or baremetal (all boot from the same cloud-init). Any other is a 400.',
+  })
   @IsString()
   provider!: string;
 
-  @ApiPropertyOptional({ description: 'Binds the issued JWT to this site.' })
+  @ApiPropertyOptional({ description: "The site. A valid JWT token already bound to it is reused; otherwise a new one is issued, bound to it." })
   @IsOptional()
   @IsString()
   @MaxLength(256)
   site_name?: string;
+
+  @ApiPropertyOptional({ description: 'Accepted and ignored: the cloud-init is the same either way.' })
+  @IsOptional()
+  @IsString()
+  enable_management_network?: string;
+}
+
+export class CloudInitResponse {
+  @ApiProperty({ description: 'A #cloud-config document writing /etc/vpm/user_data with the line `token: <JWT>`.' })
+  cloud_init_config!: string;
 }
 
 /** NATS payloads of the admission subjects. */
