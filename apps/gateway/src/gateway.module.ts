@@ -7,9 +7,10 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
-import { ProjectsController } from './projects/projects.controller';
+import { GlobalProjectController, ProjectsController } from './projects/projects.controller';
 import { ScannersController } from './projects/scanners.controller';
 import { PromptsController } from './prompts/prompts.controller';
+import { ScansController } from './prompts/scans.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { PromptSendController } from './proxy/prompt-send.controller';
 import { VendorController } from './proxy/vendor.controller';
@@ -23,7 +24,7 @@ export class GatewayModule implements OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [PassportModule],
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, ScannersController, ProjectsController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, ScannersController, ProjectsController, GlobalProjectController, ScansController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },

@@ -1,10 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  AttachByIdCommand,
   AttachGuardrailCommand,
   AttachProviderCommand,
   CreateProjectCommand,
   DetachCommand,
+  GlobalProjectCommand,
   GetProjectCommand,
   ListProjectsCommand,
   ProjectIdCommand,
@@ -68,6 +70,16 @@ export class ProjectController {
   @MessagePattern(ProjectSubjects.detach)
   detach(@Payload() cmd: DetachCommand) {
     return this.projects.detach(cmd);
+  }
+
+  @MessagePattern(ProjectSubjects.attachById)
+  attachById(@Payload() cmd: AttachByIdCommand) {
+    return this.projects.attachById(cmd);
+  }
+
+  @MessagePattern(ProjectSubjects.global)
+  global(@Payload() cmd: GlobalProjectCommand) {
+    return this.projects.global(cmd);
   }
 
   @MessagePattern(ProjectSubjects.runtime)

@@ -12,6 +12,11 @@ export class PromptController {
     return this.prompts.list(cmd);
   }
 
+  @MessagePattern(PromptSubjects.getScan)
+  getScan(@Payload() cmd: PromptRefCommand) {
+    return this.prompts.getScan(cmd);
+  }
+
   @MessagePattern(PromptSubjects.get)
   get(@Payload() cmd: PromptRefCommand) {
     return this.prompts.get(cmd);

@@ -5,3 +5,4 @@ export * from './projects.subjects';
 export * from './projects.views';
 export * from './scanner.dto';
 export * from './scanner.enums';
+export * from './project.schemas';

@@ -2,3 +2,4 @@ export * from './prompt-record.event';
 export * from './prompt-rpc.dto';
 export * from './prompt.subjects';
 export * from './prompt.views';
+export * from './scan.schemas';

@@ -15,6 +15,8 @@ export const PROXY_STREAM_SPEC: { name: string; subjects: string[] } = { name: P
 export const PromptSubjects = {
   list: 'prompts.prompt.list.v1',
   get: 'prompts.prompt.get.v1',
+  /** A stored scan: a prompt record of type `scan` (PromptRefCommand -> {scan: ScanView}). */
+  getScan: 'prompts.scan.get.v1',
   createTemplate: 'prompts.template.create.v1',
   getTemplate: 'prompts.template.get.v1',
   /** For the message proxy: what a prompt sent from a template says ({tenant, templateId} -> TemplateInput). */
