@@ -203,6 +203,176 @@ describe('routes the clients call', () => {
     });
   });
 
+  describe('workflow providers, as a connections tool creates them', () => {
+    /** The mock's OAuth token endpoint and a chat endpoint that can be made to answer 503 first. */
+    let failNext = 0;
+    beforeAll(() => {
+      upstream.answer = (req) => {
+        if (req.url === '/oauth/token') {
+          if (!req.body.includes('client_secret=cs-good-secret')) return { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
+          return { status: 200, body: JSON.stringify({ access_token: 'at-issued-1', token_type: 'Bearer', expires_in: 3600 }) };
+        }
+        if (req.url === '/wf/chat') {
+          if (req.headers.authorization !== 'Bearer at-issued-1') return { status: 401, body: JSON.stringify({ error: 'unauthorized' }) };
+          if (failNext > 0) {
+            failNext--;
+            return { status: 503, body: JSON.stringify({ error: 'overloaded' }) };
+          }
+          const prompt = JSON.parse(req.body).messages?.at(-1)?.content ?? '';
+          return { status: 200, body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: `wf: ${prompt}` } }] }) };
+        }
+        return undefined;
+      };
+    });
+    afterAll(() => {
+      upstream.answer = undefined;
+    });
+    beforeEach(() => {
+      failNext = 0;
+    });
+
+    /** The template as the tool sends it (API-NOTES §2b), the backoff shortened for the test. */
+    const workflowTemplate = (backoff = '{{ 2 * attempt }}') => ({
+      type: 'workflow',
+      outputs: { content: '{{ content }}', statusCode: '{{ statusCode }}', error: '{{ error }}', responseBody: '{{ responseBody }}' },
+      stages: [
+        {
+          type: 'request',
+          method: 'POST',
+          url: '{{ authUrl }}',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials&client_id={{ client_id }}&client_secret={{ client_secret }}',
+          outputs: { access_token: '{{ response.json()?.access_token }}' },
+        },
+        {
+          type: 'retry',
+          attempts: 3,
+          backoff,
+          when: '{{ Array.contains([429, 500, 502, 503, 504], statusCode) }}',
+          block: {
+            type: 'request',
+            method: 'POST',
+            url: '{{ baseUrl }}/wf/chat',
+            headers: { Authorization: 'Bearer {{ access_token }}' },
+            json: '{{ { messages: [{ role: "user", content: prompt }] } }}',
+            outputs: {
+              content: '{{ response.json()?.choices?.[0]?.message?.content }}',
+              statusCode: '{{ response.statusCode }}',
+              error: '{{ response.statusCode >= 400 ? response.json()?.error : "" }}',
+              responseBody: '{{ response.body }}',
+            },
+          },
+        },
+      ],
+    });
+    const body = (name: string, secret = 'cs-good-secret', extra: Record<string, unknown> = {}) => ({
+      name,
+      template: workflowTemplate(),
+      inputs: { authUrl: `${upstream.url}/oauth/token`, baseUrl: upstream.url, client_id: 'assistant-app', prompt: 'Are you there?' },
+      secrets: { client_secret: secret },
+      test: true,
+      ...extra,
+    });
+
+    it('creates a workflow provider with test: true: the test runs the OAuth stage, then the chat with its token and inputs.prompt', async () => {
+      const auth = bearer(uniqueTenant(), 'admin');
+      const before = upstream.requests.length;
+      const created = await http(base, 'POST', `${V1}/providers`, { auth, body: body('assistant-llm') });
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual({ id: expect.any(String) });
+      const sent = upstream.requests.slice(before);
+      expect(sent.map((r) => r.url)).toEqual(['/oauth/token', '/wf/chat']);
+      expect(sent[0].body).toBe('grant_type=client_credentials&client_id=assistant-app&client_secret=cs-good-secret');
+      expect(sent[1].headers.authorization).toBe('Bearer at-issued-1');
+      expect(JSON.parse(sent[1].body)).toEqual({ messages: [{ role: 'user', content: 'Are you there?' }] });
+
+      const got = await http(base, 'GET', `${V1}/providers/${created.body.id}`, { auth });
+      expect(got.body.provider.template).toMatchObject({ type: 'workflow', stages: [{ type: 'request' }, { type: 'retry', attempts: 3 }] });
+      // The test prompt is not kept as an input (the built-in prompt is the user's).
+      expect(got.body.provider.inputs).toEqual({ authUrl: `${upstream.url}/oauth/token`, baseUrl: upstream.url, client_id: 'assistant-app' });
+      expect(got.body.provider.secrets.client_secret).not.toBe('cs-good-secret');
+    });
+
+    it('saves nothing when the test fails, and says why', async () => {
+      const auth = bearer(uniqueTenant(), 'admin');
+      const failed = await http(base, 'POST', `${V1}/providers`, { auth, body: body('bad-secret', 'cs-wrong') });
+      expect(failed.status).toBe(422);
+      expect(failed.body.detail).toEqual([
+        { loc: ['body', 'test'], msg: 'the connection test failed: stage 1 (request) answered HTTP 401', type: 'value_error.provider_test' },
+      ]);
+      expect((await http(base, 'GET', `${V1}/providers/bad-secret`, { auth })).status).toBe(404);
+
+      // Without test: true the same body is saved untested.
+      expect((await http(base, 'POST', `${V1}/providers`, { auth, body: body('bad-secret', 'cs-wrong', { test: false }) })).status).toBe(200);
+      // Updating with a failing test changes nothing.
+      const upd = await http(base, 'PATCH', `${V1}/providers/bad-secret`, { auth, body: { inputs: { client_id: 'other-app' }, test: true } });
+      expect(upd.status).toBe(422);
+      expect((await http(base, 'GET', `${V1}/providers/bad-secret`, { auth })).body.provider.inputs.client_id).toBe('assistant-app');
+      // Fixing the secret, the test passes and the update is saved.
+      const fixed = await http(base, 'PATCH', `${V1}/providers/bad-secret`, { auth, body: { secrets: { client_secret: 'cs-good-secret' }, test: true } });
+      expect(fixed.status).toBe(200);
+    });
+
+    it('refuses an invalid workflow on save with a 422 naming the stage and the place', async () => {
+      const auth = bearer(uniqueTenant(), 'admin');
+      const template = workflowTemplate();
+      (template.stages[1] as { block: { headers: Record<string, string> } }).block.headers.Authorization = 'Bearer {{ acces_token }}';
+      const res = await http(base, 'POST', `${V1}/providers`, { auth, body: { ...body('typo'), template, test: false } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({
+        loc: ['body', 'template', 'stages', '1', 'block', 'headers', 'Authorization'],
+        msg: expect.stringContaining('stage 2 (retry): unknown name "acces_token"'),
+      });
+      const noContent = await http(base, 'POST', `${V1}/providers`, { auth, body: { ...body('no-content'), template: { ...workflowTemplate(), outputs: { statusCode: '{{ statusCode }}' } } } });
+      expect(noContent.status).toBe(422);
+      expect(noContent.body.detail[0]).toMatchObject({ loc: ['body', 'template', 'outputs'], msg: expect.stringContaining('yields content') });
+    });
+
+    it('the tester retries the chat stage while it answers 503, and shows every stage', async () => {
+      const auth = bearer(uniqueTenant(), 'member');
+      failNext = 2;
+      const { name: _n, test: _t, ...testBody } = body('unused');
+      const res = await http(base, 'POST', `${V1}/providers/test`, { auth, body: { ...testBody, template: workflowTemplate('{{ 0.05 * attempt }}') } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ content: 'wf: Are you there?', statusCode: 200, error: null });
+      expect(Object.keys(res.body.requests)).toEqual(['chat', 'stage 1', 'stage 2 attempt 1', 'stage 2 attempt 2', 'stage 2 attempt 3']);
+      expect(res.body.requests['stage 2 attempt 1'].response.statusCode).toBe(503);
+      expect(res.body.requests['stage 1'].request.body).toContain('client_secret=[redacted]');
+      expect(JSON.stringify(res.body)).not.toContain('cs-good-secret');
+    });
+
+    it('the proxy runs the same workflow for a prompt sent through the provider', async () => {
+      const auth = bearer(uniqueTenant(), 'admin');
+      expect((await http(base, 'POST', `${V1}/providers`, { auth, body: body('assistant-llm') })).status).toBe(200);
+      const projectId = await newProject(auth, 'wf-project');
+      failNext = 1;
+      const before = upstream.requests.length;
+      const sent = await http(base, 'POST', `${V1}/prompts`, { auth, body: { input: 'What is 2 + 2?', provider: 'assistant-llm', project: projectId } });
+      expect(sent.status).toBe(200);
+      expect(sent.body.result).toMatchObject({ outcome: 'cleared', response: 'wf: What is 2 + 2?' });
+      // The OAuth call, a 503, then the answer: the proxy took the retry stage too (backoff 2 s).
+      expect(upstream.requests.slice(before).map((r) => r.url)).toEqual(['/oauth/token', '/wf/chat', '/wf/chat']);
+    });
+  });
+
+  describe('the tester takes inputs.prompt as the test prompt', () => {
+    const template = { type: 'request', method: 'POST', url: '{{ baseUrl }}/v1/chat/completions', headers: { Authorization: 'Bearer {{ apiKey }}' }, json: { messages: '{{ messages }}' }, outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' } };
+
+    it('uses inputs.prompt (the spec body) and keeps the prompt field as an alias', async () => {
+      const auth = bearer(uniqueTenant(), 'member');
+      const secrets = { apiKey: 'sk-test-good-key-123456' };
+      const spec = await http(base, 'POST', `${V1}/providers/test`, { auth, body: { template, inputs: { baseUrl: upstream.url, prompt: 'Ping from inputs' }, secrets } });
+      expect(spec.status).toBe(200);
+      expect(spec.body).toMatchObject({ content: 'echo: Ping from inputs', error: null });
+      const alias = await http(base, 'POST', `${V1}/providers/test`, { auth, body: { template, inputs: { baseUrl: upstream.url }, secrets, prompt: 'Ping from alias' } });
+      expect(alias.body.content).toBe('echo: Ping from alias');
+      const both = await http(base, 'POST', `${V1}/providers/test`, { auth, body: { template, inputs: { baseUrl: upstream.url, prompt: 'inputs wins' }, secrets, prompt: 'alias loses' } });
+      expect(both.body.content).toBe('echo: inputs wins');
+      const none = await http(base, 'POST', `${V1}/providers/test`, { auth, body: { systemProvider: 'openai', inputs: { baseUrl: upstream.url }, secrets } });
+      expect(none.body.content).toBe('echo: Say hello.');
+    });
+  });
+
   it('documents response schemas for the routes the clients call', async () => {
     const doc = (await http(base, 'GET', '/openapi.json')).body;
     const ok = (path: string, method: string) => doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;

@@ -3,7 +3,6 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   type CreateProviderCommand,
   DomainError,
-  type FieldViolation,
   hasRole,
   requireRole,
   type ListProvidersCommand,
@@ -14,6 +13,7 @@ import {
   type ProviderRefCommand,
   type ProviderRuntime,
   type ProviderRuntimeQuery,
+  type ProviderTemplateView,
   type ProviderView,
   type Role,
   type SystemProviderView,
@@ -21,16 +21,15 @@ import {
   DEFAULT_PAGE_SIZE,
 } from '@bastion/contracts';
 import { decodeCursor, EventPublisher, paginate, SecretBox } from '@bastion/platform';
-import { validateTemplate } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
 import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';
 import { providerRuntime, providerView, systemProviderView } from './provider.mapper';
 import { ProviderRepository } from './provider.repository';
 import { mergeSecrets } from './secret-mask';
-
-/** Names a template may use besides its inputs and secrets. */
-const SCOPE_NAMES = ['prompt', 'messages', 'response'];
+import { checkTemplate, invalid, plainJson } from './template-check';
+import { ProviderTesterService } from '../tester/provider-tester.service';
+import { splitTestPrompt, testFailure } from '../tester/test-prompt';
 
 /**
  * Tenant providers: made from a system provider or a raw template, secrets sealed at rest and
@@ -43,6 +42,7 @@ export class ProviderService implements OnModuleInit {
   constructor(
     private readonly providers: ProviderRepository,
     private readonly events: EventPublisher,
+    private readonly tester: ProviderTesterService,
     @Inject(PROVIDERS_CONFIG) config: ProvidersConfig,
   ) {
     this.box = SecretBox.fromSpec(config.PROVIDERS_ENCRYPTION_KEYS);
@@ -106,10 +106,12 @@ export class ProviderService implements OnModuleInit {
     } else {
       throw invalid(['body'], 'give either systemProvider or template');
     }
-    const inputs = { ...base.inputs, ...(body.inputs ?? {}) };
+    const given = splitTestPrompt(body.inputs);
+    const inputs = { ...base.inputs, ...given.inputs };
     const secrets = body.secrets ?? {};
     const template = body.template ? plainJson(body.template) : base.template;
     checkTemplate(template, inputs, secrets, base.secretNames);
+    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? base.capabilities[0]);
     const id = randomUUID();
     const created = await this.providers.create({
       id,
@@ -150,10 +152,12 @@ export class ProviderService implements OnModuleInit {
   async update({ principal, ref, body }: UpdateProviderCommand): Promise<{ provider: ProviderView }> {
     authorize(principal, 'member');
     const current = await this.mustFind(principal.tenant, ref);
-    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
+    const given = splitTestPrompt(body.inputs);
+    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...given.inputs } : (current.inputs as Record<string, string>);
     const secrets = body.secrets ? mergeSecrets(this.open(current), body.secrets) : this.open(current);
     const template = body.template ? plainJson(body.template) : current.template;
     checkTemplate(template, inputs, secrets);
+    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? current.capabilities[0]);
     const updated = await this.providers.update(current.id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.template !== undefined ? { template: template as Prisma.InputJsonValue } : {}),
@@ -187,6 +191,16 @@ export class ProviderService implements OnModuleInit {
     return providerRuntime(p, this.open(p));
   }
 
+  /** `test: true`: the connection test must pass before anything is saved; a failure is a 422 saying why. */
+  private async mustPassTest(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, prompt: string, capability?: string): Promise<void> {
+    const result = await this.tester.run({ template: template as ProviderTemplateView, inputs, secrets, prompt, capability });
+    const failure = testFailure(result);
+    if (failure !== null) {
+      const msg = `the connection test failed: ${failure}`;
+      throw DomainError.invalid(`${msg}; nothing was saved`, [{ loc: ['body', 'test'], msg, type: 'value_error.provider_test' }]);
+    }
+  }
+
   private view(p: Provider, principal: Principal): ProviderView {
     return providerView(p, this.open(p), hasRole(principal, 'admin'));
   }
@@ -210,30 +224,6 @@ export class ProviderService implements OnModuleInit {
     const event: ProviderChangedEvent = { id: p.id, tenant: p.tenant, name: p.name, change, occurredAt: new Date().toISOString() };
     await this.events.publish(ProviderEvents.changed, event);
   }
-}
-
-/**
- * Refuses a template that does not parse or uses names it will not have; 422 naming each place.
- * `declaredSecrets` are the names a system provider declares: known even while unset.
- */
-export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
-  const clash = Object.keys(inputs).filter((k) => k in secrets);
-  if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
-  const known = [...SCOPE_NAMES, ...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
-  const errors = validateTemplate(template, { knownNames: known });
-  if (errors.length > 0) {
-    const details: FieldViolation[] = errors.map((e) => ({ loc: ['body', 'template', ...e.loc.map(String)], msg: e.message, type: `template.${e.code}` }));
-    throw DomainError.invalid(`invalid template: ${errors[0].message}`, details);
-  }
-}
-
-/** Validated DTOs are class instances; the template sandbox takes plain JSON only. */
-export function plainJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-function invalid(loc: string[], msg: string): DomainError {
-  return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
 }
 
 /** Providers are managed with a tenant token: a project-scoped one may not touch them. */
