@@ -388,8 +388,18 @@ describe('routes the clients call', () => {
       ['/backend/v1/projects/{id}/providers/{entryId}', 'post'],
       ['/backend/v1/projects/{id}/providers/{entryId}', 'delete'],
       ['/api/register/namespaces/system/get-cloud-init-config', 'get'],
+      ['/backend/v1/providers', 'post'],
+      ['/backend/v1/providers/{ref}', 'patch'],
+      ['/backend/v1/providers/{ref}', 'get'],
+      ['/backend/v1/providers/test', 'post'],
     ]) {
       expect([path, method, ok(path, method)]).toEqual([path, method, expect.objectContaining({ $ref: expect.any(String) })]);
     }
+    const schemas = doc.components.schemas;
+    expect(schemas.ProviderTestResultSchema.properties.requests.additionalProperties.$ref).toBe('#/components/schemas/ProviderTestExchangeSchema');
+    expect(schemas.ProviderTestExchangeSchema).toBeDefined();
+    expect(schemas.ScanSchema.required).toEqual(expect.arrayContaining(['id', 'input', 'redactedInput', 'result', 'type']));
+    expect(schemas.ProjectResponseSchema.properties.project.$ref).toBe('#/components/schemas/ProjectSchema');
+    expect(schemas.ProviderTemplateDto.properties.type.enum).toEqual(['request', 'workflow']);
   });
 });

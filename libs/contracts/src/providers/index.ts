@@ -3,3 +3,4 @@ export * from './provider.dto';
 export * from './provider.events';
 export * from './provider.subjects';
 export * from './provider.views';
+export * from './provider.schemas';
