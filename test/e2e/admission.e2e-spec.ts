@@ -313,4 +313,14 @@ describe('site admission', () => {
     expect((await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'))).toHaveLength(2);
     expect(cloudInitJwt(await http(base, 'GET', url('kvm'), { auth }))).toBe(secondJwt);
   });
+
+  it('issues one JWT for a new site however many first calls arrive at once, across both replicas', async () => {
+    const auth = bearer(uniqueTenant(), 'member');
+    const url = `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=burst-1`;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => http(base, 'GET', url, { auth })));
+    const jwts = new Set(answers.map(cloudInitJwt));
+    expect(jwts.size).toBe(1);
+    const list = await http(base, 'GET', TOKENS, { auth });
+    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual([expect.stringMatching(/^cloud-init-burst-1-[0-9a-f]{8}$/)]);
+  });
 });

@@ -23,7 +23,6 @@ import { RegistrationRepository } from '../admission/registration.repository';
 import { TokenViewSync } from '../admission/token-view.sync';
 import { CLOUD_INIT_PROVIDERS, type CloudInitProvider, cloudInitProvider, renderCloudInit, reusableSiteJwt } from '../cloud-init/cloud-init';
 import { admissionTokenOf } from '../admission/token-view.sync';
-import { KeyedSerializer } from '../cloud-init/keyed-serializer';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';
@@ -33,7 +32,7 @@ import { CREATOR_CLASS } from './creator';
 import { parseLabelFilter } from './label-filter';
 import { TokenEventPublisher } from './token-event.publisher';
 import { createResponse, getResponse, listItem, objectChangeResponse } from './token.mapper';
-import { type TokenKey, TokenRepository } from './token.repository';
+import { type NewToken, type TokenKey, TokenRepository } from './token.repository';
 
 export { CREATOR_CLASS };
 
@@ -54,7 +53,6 @@ interface NewTokenSpec {
 @Injectable()
 export class TokenService implements OnModuleInit, OnModuleDestroy {
   private sweeper?: NodeJS.Timeout;
-  private readonly siteLocks = new KeyedSerializer();
 
   constructor(
     private readonly tokens: TokenRepository,
@@ -160,7 +158,8 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
    * The cloud-init of a site. Its token is the newest JWT token bound to the site that would admit
    * it now (and whose JWT still verifies); only when there is none is a new one issued, so a site
    * tool that first creates its JWT token, or calls again, gets that same JWT. Calls for one site
-   * are taken one at a time, so concurrent calls do not each issue a token.
+   * are taken one at a time across replicas (a Postgres advisory lock), so concurrent calls do not
+   * each issue a token.
    */
   async cloudInit({ principal, provider, siteName }: CloudInitCommand): Promise<{ cloud_init_config: string }> {
     requireRole(principal, 'member');
@@ -171,19 +170,23 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       ]);
     }
     const site = siteName ?? '';
-    const jwt = await this.siteLocks.run(`${principal.tenant}\u0000${site}`, () => this.siteJwt(principal, kind, site));
-    return { cloud_init_config: renderCloudInit(jwt) };
+    const { token, created } = await this.tokens.reuseOrCreateSiteJwt(principal.tenant, site, async (rows) => {
+      const now = new Date();
+      const candidates = rows.map((t) => ({ ...admissionTokenOf(t), content: t.content, row: t }));
+      for (let rest = candidates; ; ) {
+        const usable = reusableSiteJwt(rest, site, now);
+        if (!usable) break;
+        if (await this.keys.verify(usable.content)) return { existing: usable.row };
+        rest = rest.slice(rest.indexOf(usable) + 1);
+      }
+      return { create: await this.newToken(principal, this.cloudInitSpec(kind, site)) };
+    });
+    if (created) await this.announce(token);
+    return { cloud_init_config: renderCloudInit(token.content) };
   }
 
-  private async siteJwt(principal: Principal, provider: CloudInitProvider, siteName: string): Promise<string> {
-    const now = new Date();
-    const candidates = (await this.tokens.siteJwts(principal.tenant, siteName)).map((t) => ({ ...admissionTokenOf(t), content: t.content }));
-    let existing = reusableSiteJwt(candidates, siteName, now);
-    while (existing) {
-      if (await this.keys.verify(existing.content)) return existing.content;
-      existing = reusableSiteJwt(candidates.slice(candidates.indexOf(existing) + 1), siteName, now);
-    }
-    const token = await this.issue(principal, {
+  private cloudInitSpec(provider: CloudInitProvider, siteName: string): NewTokenSpec {
+    return {
       name: cloudInitTokenName(siteName, randomBytes(4).toString('hex')),
       namespace: 'system',
       labels: { 'bastion.io/issued-by': 'cloud-init', 'bastion.io/provider': provider },
@@ -192,8 +195,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       siteName,
       expiresAt: null,
       maxRegistrations: null,
-    });
-    return token.content;
+    };
   }
 
   /** Moves tokens past their expiration to EXPIRED, with the usual event. */
@@ -209,12 +211,19 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async issue(principal: Principal, spec: NewTokenSpec): Promise<Token> {
+    const token = await this.tokens.create(await this.newToken(principal, spec));
+    await this.announce(token);
+    return token;
+  }
+
+  /** The row of a new token, its JWT signed when it is of type JWT. */
+  private async newToken(principal: Principal, spec: NewTokenSpec): Promise<NewToken> {
     const uid = randomUUID();
     const content =
       spec.type === 'JWT'
         ? await this.keys.sign({ tokenUid: uid, tenant: principal.tenant, siteName: spec.siteName || undefined, expiresAt: spec.expiresAt })
         : '';
-    const token = await this.tokens.create({
+    return {
       uid,
       tenant: principal.tenant,
       namespace: spec.namespace,
@@ -230,10 +239,13 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       creatorId: principal.sub,
       expiresAt: spec.expiresAt,
       maxRegistrations: spec.maxRegistrations,
-    });
+    };
+  }
+
+  /** A new token reaches this replica's admission view at once, the others through its event. */
+  private async announce(token: Token): Promise<void> {
     this.sync.applyLocal(token);
     await this.events.created(token);
-    return token;
   }
 
   /** Site registrations made with the token refer to it. */
