@@ -156,6 +156,13 @@ describe('runProvider with a workflow template', () => {
     const t = fakeTransport([]);
     const err = await runProvider(call(bad), { transport: t, signers: noSigners }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TemplateError);
-    expect((err as TemplateError).message).toContain('stage 1 (request): the rendered url "app-1" is not an absolute URL');
+    expect((err as TemplateError).reason).toBe('stage 1 (request): the rendered url "app-1" is not an absolute URL');
+    expect((err as TemplateError).loc).toEqual(['stages', 0, 'url']);
+
+    const badBlock = workflow();
+    (badBlock.stages[1] as { block: { url: string } }).block.url = '{{ client_id }}';
+    const inBlock = (await runProvider(call(badBlock), { transport: fakeTransport([token]), signers: noSigners }).catch((e: unknown) => e)) as TemplateError;
+    expect(inBlock.reason).toBe('stage 2 (retry), attempt 1: the rendered url "app-1" is not an absolute URL');
+    expect(inBlock.loc).toEqual(['stages', 1, 'block', 'url']);
   });
 });

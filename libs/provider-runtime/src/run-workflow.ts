@@ -1,5 +1,5 @@
 import type { RequestTemplateView, RetryStageView, WorkflowTemplateView } from '@bastion/contracts';
-import { buildScope, renderTemplate, TemplateError, WORKFLOW_LIMITS } from '@bastion/templates';
+import { buildScope, renderTemplate, TemplateError, type TemplatePathSegment, WORKFLOW_LIMITS } from '@bastion/templates';
 import { renderRequest } from './render-request';
 import { type FailureKind, type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError } from './transport';
 
@@ -80,7 +80,8 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
     const remaining = deadline - now();
     if (remaining <= 0) return { kind: 'failed', failure: 'timeout', message: `${label}: the workflow used up its ${budgetMs} ms` };
     const scopeValues = attempt === undefined ? values : { ...values, attempt };
-    const { request, awsAuth, ociAuth } = atStage(label, () => renderRequest(template, buildScope({ ...parts, values: scopeValues }), deps.defaultTimeoutMs));
+    const place: TemplatePathSegment[] = attempt === undefined ? ['stages', stage - 1] : ['stages', stage - 1, 'block'];
+    const { request, awsAuth, ociAuth } = atStage(label, place, () => renderRequest(template, buildScope({ ...parts, values: scopeValues }), deps.defaultTimeoutMs));
     request.timeoutMs = Math.max(1, Math.min(request.timeoutMs, remaining));
     if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
     if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
@@ -110,7 +111,7 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
   }
 
   const lastResponse = [...exchanges].reverse().find((e) => e.response)?.response ?? undefined;
-  const outputs = atStage('the workflow', () => renderTemplate(workflow.outputs, buildScope({ ...parts, values, response: lastResponse })));
+  const outputs = atStage('the workflow', ['outputs'], () => renderTemplate(workflow.outputs, buildScope({ ...parts, values, response: lastResponse })));
   return {
     exchanges,
     outputs: outputs && typeof outputs === 'object' && !Array.isArray(outputs) ? (outputs as Record<string, unknown>) : {},
@@ -133,9 +134,9 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
       const again =
         sent.kind === 'failed' || sent.unreadable !== undefined
           ? true
-          : when !== undefined && holds(atStage(label, () => renderTemplate(when, buildScope({ ...parts, values: scopeValues, response: sent.response }))));
+          : when !== undefined && holds(atStage(label, ['stages', index - 1, 'when'], () => renderTemplate(when, buildScope({ ...parts, values: scopeValues, response: sent.response }))));
       if (!again || attempt === attempts) break;
-      const waitMs = backoffMs(stage, label, parts, scopeValues);
+      const waitMs = backoffMs(stage, index, label, parts, scopeValues);
       if (now() + waitMs >= deadline) break;
       if (waitMs > 0) await sleep(waitMs);
     }
@@ -143,12 +144,13 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
   }
 }
 
-function backoffMs(stage: RetryStageView, label: string, parts: WorkflowParts, values: Record<string, unknown>): number {
+function backoffMs(stage: RetryStageView, index: number, label: string, parts: WorkflowParts, values: Record<string, unknown>): number {
   if (stage.backoff === undefined) return 0;
   const backoff = stage.backoff;
-  const raw = typeof backoff === 'number' ? backoff : atStage(label, () => renderTemplate(backoff, buildScope({ ...parts, values })));
+  const place = ['stages', index - 1, 'backoff'];
+  const raw = typeof backoff === 'number' ? backoff : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, values })));
   const seconds = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`).at({ loc: ['backoff'] });
+  if (!Number.isFinite(seconds) || seconds < 0) throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`, { loc: place });
   return Math.min(seconds, WORKFLOW_LIMITS.maxBackoffSeconds) * 1000;
 }
 
@@ -173,13 +175,18 @@ function holds(value: unknown): boolean {
   return value === true || (typeof value === 'string' && value !== '' && value !== 'false') || (typeof value === 'number' && value !== 0);
 }
 
-/** Runs `fn`, naming the stage in any template error it throws. */
-function atStage<T>(label: string, fn: () => T): T {
+/** Runs `fn`; a template error it throws names the stage, and its place is from the template's root. */
+function atStage<T>(label: string, place: readonly TemplatePathSegment[], fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof TemplateError && !err.reason.startsWith(label)) {
-      throw new TemplateError(err.code, `${label}: ${err.reason}`, { placeholder: err.placeholder, position: err.position, expressionOffset: err.expressionOffset, loc: err.loc });
+    if (err instanceof TemplateError) {
+      throw new TemplateError(err.code, `${label}: ${err.reason}`, {
+        placeholder: err.placeholder,
+        position: err.position,
+        expressionOffset: err.expressionOffset,
+        loc: [...place, ...err.loc],
+      });
     }
     throw err;
   }
