@@ -176,9 +176,11 @@ describe('site admission', () => {
     expect((await register(tampered, 'kvm-node-3', 'paris-1')).status).toBe(401);
   });
 
-  it('answers 400 for an unknown or missing cloud-init provider, 403 for a viewer', async () => {
+  it('answers 400 naming the supported providers for an unknown or missing one, 403 for a viewer', async () => {
     const auth = bearer(uniqueTenant(), 'member');
-    expect((await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=aws`, { auth })).status).toBe(400);
+    const unknown = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=xen&site_name=s`, { auth });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 3, message: expect.stringContaining('supported: kvm, vmware, aws, azure, gcp') });
     expect((await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config`, { auth })).status).toBe(400);
     expect((await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, { auth: bearer('x', 'viewer') })).status).toBe(403);
   });
@@ -295,19 +297,89 @@ describe('site admission', () => {
 
   it('rotates keys: new JWTs carry the new kid, JWTs signed by the retired key still verify and admit', async () => {
     const auth = bearer(uniqueTenant(), 'member');
-    const cloudInit = async () => {
-      const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, { auth });
+    const cloudInit = async (site: string) => {
+      const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=${site}`, { auth });
       return parse(parse(res.body.cloud_init_config).write_files[0].content).token as string;
     };
-    const before = await cloudInit();
+    const before = await cloudInit('any');
     const newKid = await replicas[0].get(SigningKeyService).rotate();
     for (const r of replicas) await r.get(SigningKeyService).onModuleInit();
-    const after = await cloudInit();
+    // A site that already has a valid JWT keeps it; a new site gets one signed by the new key.
+    expect(await cloudInit('any')).toBe(before);
+    const after = await cloudInit('other');
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
     expect(decodeProtectedHeader(before).kid).not.toBe(newKid);
     const jwks = (await http(base, 'GET', '/.well-known/jwks.json')).body;
     for (const jwt of [before, after]) await expect(jwtVerify(jwt, createLocalJWKSet(jwks))).resolves.toBeDefined();
     expect((await register(before, 'old-key-node', 'any')).status).toBe(200);
-    expect((await register(after, 'new-key-node', 'any')).status).toBe(200);
+    expect((await register(after, 'new-key-node', 'other')).status).toBe(200);
+  });
+
+  const cloudInitJwt = (res: { status: number; body: { cloud_init_config: string } }) => {
+    expect(res.status).toBe(200);
+    const text = res.body.cloud_init_config;
+    expect(text.startsWith('#cloud-config\n')).toBe(true);
+    const jwt = parse(parse(text).write_files[0].content).token as string;
+    // Site tools read the document's `token:` line as text.
+    expect(text.split('\n').map((l) => l.trim())).toContain(`token: ${jwt}`);
+    return jwt;
+  };
+
+  it('F5 site bootstrap: the JWT token it created for the site is the one in the aws cloud-init, on every call', async () => {
+    const tenant = uniqueTenant();
+    const auth = bearer(tenant, 'admin');
+    // The tool's first request: a JWT token bound to the site.
+    const created = await http(base, 'POST', TOKENS, {
+      auth,
+      body: { metadata: { name: 'site-boot-1', namespace: 'system' }, spec: { type: 1, site_name: 'boot-site-1' } },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.spec).toMatchObject({ type: 'JWT', site_name: 'boot-site-1', state: 'VALID' });
+    const jwt: string = created.body.spec.content;
+    expect(jwt.split('.')).toHaveLength(3);
+
+    // Then, exactly as it asks for the cloud-init:
+    const url = `${API}/namespaces/system/get-cloud-init-config?provider=aws&site_name=boot-site-1&enable_management_network=false`;
+    const first = await http(base, 'GET', url, { auth });
+    expect(cloudInitJwt(first)).toBe(jwt);
+    const again = await Promise.all([http(base, 'GET', url, { auth }), http(base, 'GET', url.replace('aws', 'azure'), { auth })]);
+    for (const res of again) expect(cloudInitJwt(res)).toBe(jwt);
+
+    // No token piled up: the tenant still has just the one it created.
+    const list = await http(base, 'GET', TOKENS, { auth });
+    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual(['site-boot-1']);
+    expect((await register(jwt, 'boot-node', 'boot-site-1')).status).toBe(200);
+  });
+
+  it('issues a new JWT only when the site has no valid one, and then reuses it', async () => {
+    const auth = bearer(uniqueTenant(), 'admin');
+    const url = (provider: string) => `${API}/namespaces/system/get-cloud-init-config?provider=${provider}&site_name=lyon-2`;
+    // Another site's JWT token and a NORMAL token do not count.
+    await http(base, 'POST', TOKENS, { auth, body: { metadata: { name: 'other-site' }, spec: { type: 'JWT', site_name: 'lyon-3' } } });
+    await normalToken(auth, 'plain');
+    const firstJwt = cloudInitJwt(await http(base, 'GET', url('gcp'), { auth }));
+    const names = async () => (await http(base, 'GET', TOKENS, { auth })).body.items.map((i: { name: string }) => i.name) as string[];
+    const issued = (await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'));
+    expect(issued).toHaveLength(1);
+    const concurrent = await Promise.all(['vmware', 'kvm', 'gcp', 'aws'].map((p) => http(base, 'GET', url(p), { auth })));
+    for (const res of concurrent) expect(cloudInitJwt(res)).toBe(firstJwt);
+    expect((await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'))).toHaveLength(1);
+
+    // Once that token is no longer VALID, the next call issues a fresh one.
+    expect((await setState(auth, issued[0], 'EXPIRED')).status).toBe(200);
+    const secondJwt = cloudInitJwt(await http(base, 'GET', url('kvm'), { auth }));
+    expect(secondJwt).not.toBe(firstJwt);
+    expect((await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'))).toHaveLength(2);
+    expect(cloudInitJwt(await http(base, 'GET', url('kvm'), { auth }))).toBe(secondJwt);
+  });
+
+  it('issues one JWT for a new site however many first calls arrive at once, across both replicas', async () => {
+    const auth = bearer(uniqueTenant(), 'member');
+    const url = `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=burst-1`;
+    const answers = await Promise.all(Array.from({ length: 12 }, () => http(base, 'GET', url, { auth })));
+    const jwts = new Set(answers.map(cloudInitJwt));
+    expect(jwts.size).toBe(1);
+    const list = await http(base, 'GET', TOKENS, { auth });
+    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual([expect.stringMatching(/^cloud-init-burst-1-[0-9a-f]{8}$/)]);
   });
 });

@@ -10,9 +10,10 @@ import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
 import { ApiTokensController } from './keys/api-tokens.controller';
 import { UsersController } from './keys/users.controller';
-import { ProjectsController } from './projects/projects.controller';
+import { GlobalProjectController, ProjectsController } from './projects/projects.controller';
 import { ScannersController } from './projects/scanners.controller';
 import { PromptsController } from './prompts/prompts.controller';
+import { ScansController } from './prompts/scans.controller';
 import { ProvidersController } from './providers/providers.controller';
 import { PromptSendController } from './proxy/prompt-send.controller';
 import { OpenAiController } from './proxy/openai.controller';
@@ -26,7 +27,7 @@ export class GatewayModule implements OnApplicationShutdown {
   static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, ApiTokensController, UsersController],
+      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, GlobalProjectController, ScansController, ApiTokensController, UsersController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },

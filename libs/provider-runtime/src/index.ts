@@ -3,3 +3,4 @@ export * from './render-request';
 export * from './run-provider';
 export * from './transport';
 export * from './outbound-transport';
+export * from './run-workflow';

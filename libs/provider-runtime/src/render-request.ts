@@ -1,4 +1,4 @@
-import type { ProviderTemplateView } from '@bastion/contracts';
+import type { RequestTemplateView } from '@bastion/contracts';
 import { renderTemplate, type TemplateScope, TemplateError } from '@bastion/templates';
 import type { AwsAuth, OciAuth, OutgoingRequest } from './transport';
 
@@ -15,7 +15,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * wire: query parameters join the URL, `json` becomes the body with its content type, empty
  * header values are left out.
  */
-export function renderRequest(template: ProviderTemplateView, scope: TemplateScope, defaultTimeoutMs = DEFAULT_TIMEOUT_MS): RenderedRequest {
+export function renderRequest(template: RequestTemplateView, scope: TemplateScope, defaultTimeoutMs = DEFAULT_TIMEOUT_MS): RenderedRequest {
   const { outputs: _outputs, ...requestPart } = template;
   const r = renderTemplate(requestPart, scope) as Record<string, unknown>;
   const url = stringField(r.url, 'url');

@@ -1,6 +1,7 @@
-import type { ProviderTemplateView } from '@bastion/contracts';
+import type { ProviderTemplateView, RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
 import { buildScope, renderTemplate } from '@bastion/templates';
 import { renderRequest } from './render-request';
+import { runWorkflow, type WorkflowExchange } from './run-workflow';
 import { type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError, type FailureKind } from './transport';
 
 export interface ProviderCall {
@@ -23,15 +24,31 @@ export interface ProviderCallResult {
   failure: FailureKind | null;
   sentAt: Date;
   receivedAt: Date | null;
+  /** A workflow's every request and answer, in order (a request template has none). */
+  exchanges?: WorkflowExchange[];
 }
+
+export interface ProviderRunDeps {
+  transport: Transport;
+  signers: Signers;
+  /** A request's timeout when it sets none; also a workflow's whole time when it sets none. */
+  defaultTimeoutMs?: number;
+  /** How a workflow waits between retry attempts (tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
+  /** A workflow's clock, in ms (tests pass a fake). */
+  now?: () => number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Runs a provider template end to end. Template errors (it does not render) are thrown as
  * TemplateError; transport failures and error answers come back in the result, as a tester and
  * the proxy both need them.
  */
-export async function runProvider(call: ProviderCall, deps: { transport: Transport; signers: Signers; defaultTimeoutMs?: number }): Promise<ProviderCallResult> {
+export async function runProvider(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderCallResult> {
   const parts = { prompt: call.prompt, messages: call.messages ?? [{ role: 'user', content: call.prompt }], inputs: call.inputs, secrets: call.secrets };
+  if (call.template.type === 'workflow') return runWorkflowCall(call.template, parts, deps);
   const { request, awsAuth, ociAuth } = renderRequest(call.template, buildScope(parts), deps.defaultTimeoutMs);
   if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
   if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
@@ -53,7 +70,25 @@ export async function runProvider(call: ProviderCall, deps: { transport: Transpo
   return { request, response, outputs, content, statusCode, error, failure: null, sentAt, receivedAt };
 }
 
-function readOutputs(template: ProviderTemplateView, parts: object, response: IncomingResponse): Record<string, unknown> {
+async function runWorkflowCall(template: WorkflowTemplateView, parts: Parameters<typeof runWorkflow>[1], deps: ProviderRunDeps): Promise<ProviderCallResult> {
+  const timeout = deps.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const run = await runWorkflow(template, parts, { transport: deps.transport, signers: deps.signers, budgetMs: timeout, defaultTimeoutMs: timeout, sleep: deps.sleep, now: deps.now });
+  const last = run.exchanges.at(-1);
+  const response = [...run.exchanges].reverse().find((e) => e.response)?.response ?? null;
+  const request = last?.request ?? { method: '', url: '', headers: {}, timeoutMs: 0 };
+  const base = { request, response, sentAt: run.sentAt, receivedAt: run.receivedAt, exchanges: run.exchanges };
+  if (run.error !== null) {
+    return { ...base, outputs: {}, content: null, statusCode: run.failure ? null : (response?.statusCode ?? null), error: run.error, failure: run.failure };
+  }
+  const outputs = run.outputs;
+  const content = typeof outputs.content === 'string' ? outputs.content : outputs.content == null ? null : JSON.stringify(outputs.content);
+  const statusCode = typeof outputs.statusCode === 'number' ? outputs.statusCode : (response?.statusCode ?? null);
+  const declaredError = typeof outputs.error === 'string' && outputs.error !== '' ? outputs.error : null;
+  const error = declaredError ?? (statusCode !== null && statusCode >= 400 ? `the provider answered HTTP ${statusCode}` : null);
+  return { ...base, outputs, content, statusCode, error, failure: null };
+}
+
+function readOutputs(template: RequestTemplateView, parts: object, response: IncomingResponse): Record<string, unknown> {
   if (!template.outputs) return { content: response.body, statusCode: response.statusCode };
   try {
     // Without secrets in scope: outputs are shown and recorded, so they must not be able to echo one.

@@ -60,6 +60,7 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
 
   // Through a project's guardrails: project principals use their own project.
   'POST /backend/v1/scans': rpc(ProxySubjects.scan),
+  'GET /backend/v1/scans/:id': rpc(PromptSubjects.getScan),
   'POST /backend/v1/prompts': rpc(ProxySubjects.sendPrompt),
   'POST /vendor/:provider/v1/messages': rpc(ProxySubjects.messages),
   'POST /openai/:provider/chat/completions': rpc(ProxySubjects.chat),
@@ -82,17 +83,24 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
   'POST /backend/v1/projects': rpc(ProjectSubjects.create),
   'GET /backend/v1/projects': rpc(ProjectSubjects.list),
   'GET /backend/v1/projects/:project': rpc(ProjectSubjects.get),
+  'GET /backend/v1/project': rpc(ProjectSubjects.global),
   'PATCH /backend/v1/projects/:id': rpc(ProjectSubjects.update),
   'DELETE /backend/v1/projects/:id': rpc(ProjectSubjects.delete),
   'POST /backend/v1/projects/:id/scanners': rpc(ProjectSubjects.attachGuardrail),
   'PATCH /backend/v1/projects/:id/scanners/:entryId': rpc(ProjectSubjects.updateGuardrail),
   'DELETE /backend/v1/projects/:id/scanners/:entryId': rpc(ProjectSubjects.detach),
+  'POST /backend/v1/projects/:id/scanners/:entryId': rpc(ProjectSubjects.attachById),
   'POST /backend/v1/projects/:id/packages': rpc(ProjectSubjects.attachGuardrail),
   'PATCH /backend/v1/projects/:id/packages/:entryId': rpc(ProjectSubjects.updateGuardrail),
   'DELETE /backend/v1/projects/:id/packages/:entryId': rpc(ProjectSubjects.detach),
+  'POST /backend/v1/projects/:id/packages/:entryId': rpc(ProjectSubjects.attachById),
+  'POST /backend/v1/projects/:id/scanner-packages/:entryId': rpc(ProjectSubjects.attachById),
+  'PATCH /backend/v1/projects/:id/scanner-packages/:entryId': rpc(ProjectSubjects.updateGuardrail),
+  'DELETE /backend/v1/projects/:id/scanner-packages/:entryId': rpc(ProjectSubjects.detach),
   'POST /backend/v1/projects/:id/providers': rpc(ProjectSubjects.attachProvider),
   'PATCH /backend/v1/projects/:id/providers/:entryId': rpc(ProjectSubjects.updateProvider),
   'DELETE /backend/v1/projects/:id/providers/:entryId': rpc(ProjectSubjects.detach),
+  'POST /backend/v1/projects/:id/providers/:entryId': rpc(ProjectSubjects.attachById),
 
   // Scanners (guardrails), their versions and dataset evaluations.
   'POST /backend/v1/scanners': rpc(ScannerSubjects.create),
@@ -106,6 +114,7 @@ export const ACCESS_POLICY: Readonly<Record<string, AccessRule>> = {
   'POST /backend/v1/scanners/:scannerId/versions/:versionId/evaluate': rpc(ScannerSubjects.evaluate),
   'GET /backend/v1/scanners/:scannerId/versions/:versionId/evaluations': rpc(ScannerSubjects.listEvaluations),
   'GET /backend/v1/packages': rpc(ScannerSubjects.listPackages),
+  'GET /backend/v1/scanner-packages': rpc(ScannerSubjects.listPackages),
 };
 
 /** Routes served outside Nest (the OpenAPI document and its UI): no data, no credential. */

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
   CloudInitQuery,
+  type Jwks,
   ListTokensQuery,
   type Principal,
   RegisterBootstrapRequest,
@@ -67,7 +68,10 @@ export class AdmissionController {
 
   @ApiBearerAuth()
   @Get('api/register/namespaces/system/get-cloud-init-config')
-  @ApiOperation({ summary: 'Issue a JWT token for a kvm site and answer its cloud-init', operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig' })
+  @ApiOperation({
+    summary: "A site's cloud-init, with the site's valid JWT token (issued only when it has none)",
+    operationId: 'ves.io.schema.token.CustomAPI.GetCloudInitConfig',
+  })
   @ApiReply('CloudInitResponse')
   cloudInit(@CurrentPrincipal() principal: Principal, @Query() q: CloudInitQuery, @RequestId() rid: string) {
     return this.rpc.call(TokenRpc.cloudInit, { principal, provider: q.provider, siteName: q.site_name }, rid);

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, IsUUID, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageQuery } from '@bastion/contracts';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class ScannerIdParams {
   @ApiProperty({ format: 'uuid' })
@@ -31,4 +32,24 @@ export class ProjectEntryParams extends ProjectIdParams {
   @ApiProperty({ format: 'uuid', description: 'The scanner, package or provider id of the entry.' })
   @IsUUID()
   entryId!: string;
+}
+
+/** `/projects/{p}/{list}/{entryId}` where `{p}` is the project's id or name. */
+export class ProjectRefEntryParams {
+  @ApiProperty({ example: 'support-bot', description: 'The project: an id, a name, or `default`.' })
+  @IsString()
+  @MaxLength(128)
+  id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The scanner, package or provider id.' })
+  @IsUUID()
+  entryId!: string;
+}
+
+/** `?source=vendor`, as clients ask for packages: every package here is built in, from the vendor. */
+export class PackagesQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: ['vendor'], description: 'Every package is a built-in (vendor) package, so this changes nothing.' })
+  @IsOptional()
+  @IsIn(['vendor'])
+  source?: string;
 }

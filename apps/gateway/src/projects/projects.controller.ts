@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
   CreateProjectRequest,
@@ -8,6 +8,7 @@ import {
   GuardrailEntryInput,
   PageQuery,
   type Principal,
+  ProjectResponseSchema,
   ProjectRpc,
   type ProjectView,
   ProviderEntryChange,
@@ -16,8 +17,8 @@ import {
 } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { RequestId } from '../http/request-id.decorator';
-import { ProjectEntryParams, ProjectIdParams, ProjectRefParams } from './project-params.dto';
 import { ApiReply } from '../http/api-reply';
+import { ProjectEntryParams, ProjectIdParams, ProjectRefEntryParams, ProjectRefParams } from './project-params.dto';
 
 type ProjectResponse = Promise<{ project: ProjectView }>;
 
@@ -79,10 +80,19 @@ export class ProjectsController {
     return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'scanners', entryId: p.entryId, changes }, rid);
   }
 
+  @Post(':id/scanners/:entryId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Attach a scanner by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiBody({ type: GuardrailEntryChange, required: false })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  attachScannerById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'scanners', entryId: p.entryId, guardrail }, rid);
+  }
+
   @Delete(':id/scanners/:entryId')
-  @ApiOperation({ summary: 'Detach a scanner' })
-  @ApiReply('ProjectReply')
-  detachScanner(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @RequestId() rid: string): ProjectResponse {
+  @ApiOperation({ summary: 'Detach a scanner (project by id or name)' })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  detachScanner(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'scanners', entryId: p.entryId }, rid);
   }
 
@@ -101,10 +111,42 @@ export class ProjectsController {
     return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'packages', entryId: p.entryId, changes }, rid);
   }
 
+  @Post(':id/packages/:entryId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Attach a package by id (alias of .../scanner-packages/{packageId}); starts disabled until PATCHed' })
+  @ApiBody({ type: GuardrailEntryChange, required: false })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  attachPackageById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail }, rid);
+  }
+
   @Delete(':id/packages/:entryId')
-  @ApiOperation({ summary: 'Detach a package' })
-  @ApiReply('ProjectReply')
-  detachPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @RequestId() rid: string): ProjectResponse {
+  @ApiOperation({ summary: 'Detach a package (project by id or name)' })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  detachPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'packages', entryId: p.entryId }, rid);
+  }
+
+  @Post(':id/scanner-packages/:entryId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Attach a scanner package by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiBody({ type: GuardrailEntryChange, required: false })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  attachScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail }, rid);
+  }
+
+  @Patch(':id/scanner-packages/:entryId')
+  @ApiOperation({ summary: "Change an attached scanner package's entry (alias of .../packages/{entryId})" })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  updateScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @Body() changes: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'packages', entryId: p.entryId, changes }, rid);
+  }
+
+  @Delete(':id/scanner-packages/:entryId')
+  @ApiOperation({ summary: 'Detach a scanner package (project by id or name)' })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  detachScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'packages', entryId: p.entryId }, rid);
   }
 
@@ -123,10 +165,34 @@ export class ProjectsController {
     return this.rpc.call(ProjectRpc.updateProvider, { principal, id: p.id, entryId: p.entryId, changes }, rid);
   }
 
+  @Post(':id/providers/:entryId')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Attach a provider by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiBody({ type: ProviderEntryChange, required: false })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  attachProviderById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() provider: ProviderEntryChange, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'providers', entryId: p.entryId, provider }, rid);
+  }
+
   @Delete(':id/providers/:entryId')
-  @ApiOperation({ summary: 'Detach a provider' })
-  @ApiReply('ProjectReply')
-  detachProvider(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @RequestId() rid: string): ProjectResponse {
+  @ApiOperation({ summary: 'Detach a provider (project by id or name)' })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  detachProvider(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'providers', entryId: p.entryId }, rid);
+  }
+}
+
+/** `GET /backend/v1/project`: the tenant's global project. */
+@ApiTags('projects')
+@ApiBearerAuth()
+@Controller('backend/v1/project')
+export class GlobalProjectController {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  @Get()
+  @ApiOperation({ summary: "The tenant's global project (`default`, made on first use); a project-scoped token gets its own project" })
+  @ApiOkResponse({ type: ProjectResponseSchema })
+  get(@CurrentPrincipal() principal: Principal, @RequestId() rid: string): ProjectResponse {
+    return this.rpc.call(ProjectRpc.global, { principal }, rid);
   }
 }

@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
   CreateScannerRequest,
   DATASET_MAX_BYTES,
   PageQuery,
+  PackagePageSchema,
+  type PackageView,
   type Principal,
   ScannerRpc,
   UpdateScannerRequest,
@@ -15,8 +17,8 @@ import { NatsRpcClient } from '@bastion/platform';
 import type { TextBodyRouteConfig } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { evaluateDataset } from './dataset-transfer';
-import { ScannerIdParams, ScannerVersionParams } from './project-params.dto';
 import { ApiReply } from '../http/api-reply';
+import { PackagesQuery, ScannerIdParams, ScannerVersionParams } from './project-params.dto';
 
 /** The dataset is the body itself, as text, up to 10 MB (the global body limit stays for every other route). */
 const CSV_BODY: TextBodyRouteConfig = { textBody: true, bodyLimit: DATASET_MAX_BYTES };
@@ -111,10 +113,17 @@ export class ScannersController {
     );
   }
 
+  @Get('scanner-packages')
+  @ApiOperation({ summary: "List the scanner packages (all built in, from the vendor; attached under a project's config.packages)" })
+  @ApiOkResponse({ type: PackagePageSchema })
+  scannerPackages(@CurrentPrincipal() principal: Principal, @Query() q: PackagesQuery, @RequestId() rid: string) {
+    return this.rpc.call(ScannerRpc.listPackages, { principal, limit: q.limit, cursor: q.cursor }, rid);
+  }
+
   @Get('packages')
-  @ApiOperation({ summary: 'List the built-in packages (attached under a project\'s config.packages)' })
-  @ApiReply('PackagePage')
-  packages(@CurrentPrincipal() principal: Principal, @Query() q: PageQuery, @RequestId() rid: string) {
+  @ApiOperation({ summary: 'List the scanner packages (alias of /scanner-packages)' })
+  @ApiOkResponse({ type: PackagePageSchema })
+  packages(@CurrentPrincipal() principal: Principal, @Query() q: PackagesQuery, @RequestId() rid: string) {
     return this.rpc.call(ScannerRpc.listPackages, { principal, limit: q.limit, cursor: q.cursor }, rid);
   }
 }

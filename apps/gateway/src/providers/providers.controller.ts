@@ -1,11 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
   CreateProviderRequest,
   PageQuery,
   type Principal,
+  ProviderIdResponseSchema,
+  ProviderResponseSchema,
   ProviderRpc,
+  ProviderTestExchangeSchema,
+  ProviderTestResultSchema,
   TestProviderRequest,
   UpdateProviderRequest,
 } from '@bastion/contracts';
@@ -43,16 +47,17 @@ export class ProvidersController {
 
   @Post('test')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Test a provider template or a system provider' })
-  @ApiReply('ProviderTestResult')
+  @ApiOperation({ summary: 'Test a provider template (request or workflow) or a system provider; inputs.prompt is the test prompt' })
+  @ApiExtraModels(ProviderTestExchangeSchema)
+  @ApiOkResponse({ type: ProviderTestResultSchema })
   test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.test, { principal, body }, rid);
   }
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a provider from a system provider or a template' })
-  @ApiReply('ProviderCreateResponse')
+  @ApiOperation({ summary: 'Create a provider from a system provider or a template (request or workflow); test: true tests it before saving' })
+  @ApiOkResponse({ type: ProviderIdResponseSchema })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.create, { principal, body }, rid);
   }
@@ -66,14 +71,14 @@ export class ProvidersController {
 
   @Get(':ref')
   @ApiOperation({ summary: 'Get a provider by id or name (secrets masked)' })
-  @ApiReply('ProviderReply')
+  @ApiOkResponse({ type: ProviderResponseSchema })
   get(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.get, { principal, ref: p.ref }, rid);
   }
 
   @Patch(':ref')
-  @ApiOperation({ summary: 'Update a provider' })
-  @ApiReply('ProviderReply')
+  @ApiOperation({ summary: 'Update a provider; test: true tests the result before saving' })
+  @ApiOkResponse({ type: ProviderResponseSchema })
   update(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @Body() body: UpdateProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
   }

@@ -1,10 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import {
+  AttachByIdCommand,
   AttachGuardrailCommand,
   AttachProviderCommand,
   CreateProjectCommand,
   DetachCommand,
+  GlobalProjectCommand,
   GetProjectCommand,
   ListProjectsCommand,
   ProjectIdCommand,
@@ -69,6 +71,16 @@ export class ProjectController {
   @Handles(ProjectRpc.detach)
   detach(@Payload() cmd: DetachCommand) {
     return this.projects.detach(cmd);
+  }
+
+  @Handles(ProjectRpc.attachById)
+  attachById(@Payload() cmd: AttachByIdCommand) {
+    return this.projects.attachById(cmd);
+  }
+
+  @Handles(ProjectRpc.global)
+  global(@Payload() cmd: GlobalProjectCommand) {
+    return this.projects.global(cmd);
   }
 
   @Handles(ProjectRpc.runtime)

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type AttachByIdCommand,
   type AttachGuardrailCommand,
   type AttachProviderCommand,
   type CreateProjectCommand,
   DEFAULT_PAGE_SIZE,
   DEFAULT_PROJECT_NAME,
   type DetachCommand,
+  type GlobalProjectCommand,
   DomainError,
   type GetProjectCommand,
   type GuardrailEntryInput,
@@ -158,7 +160,28 @@ export class ProjectService {
   }
 
   async detach({ principal, id, list, entryId }: DetachCommand): Promise<{ project: ProjectView }> {
-    return this.change(principal, id, (config) => ({ config: withoutEntry(config, list, entryId) }));
+    const projectId = await this.idOf(principal.tenant, id);
+    return this.change(principal, projectId, (config) => ({ config: withoutEntry(config, list, entryId) }));
+  }
+
+  /**
+   * Attach by id, as the real API does it: the entry starts disabled (it does nothing until a PATCH
+   * enables it) unless the body's settings enable it.
+   */
+  async attachById({ principal, id, list, entryId, guardrail, provider }: AttachByIdCommand): Promise<{ project: ProjectView }> {
+    const projectId = await this.idOf(principal.tenant, id);
+    if (list === 'providers') {
+      const entry = buildProviderEntry({ ...provider, id: entryId, enabled: provider?.enabled ?? false });
+      return this.change(principal, projectId, (config) => ({ config: withEntry(config, 'providers', entry) }));
+    }
+    const target = await this.target(principal.tenant, entryId);
+    const built = buildGuardrailEntry({ ...guardrail, id: entryId, enabled: guardrail?.enabled ?? false }, target, list, ['path']);
+    return this.change(principal, projectId, (config) => ({ config: withEntry(config, list, built) }));
+  }
+
+  /** The tenant's global project (`default`, made on first use); a project-scoped token's own project. */
+  async global({ principal }: GlobalProjectCommand): Promise<{ project: ProjectView }> {
+    return this.get({ principal, project: principal.project ?? DEFAULT_PROJECT_NAME });
   }
 
   /** For the message proxy: the project's config with the version each guardrail runs resolved. */
@@ -218,6 +241,11 @@ export class ProjectService {
 
   private async tokenCount(tenant: string, projectId: string): Promise<number> {
     return (await this.keyRows.countByProject(tenant, [projectId])).get(projectId) ?? 0;
+  }
+
+  /** A project's id from its id or name (`default` included). */
+  private async idOf(tenant: string, ref: string): Promise<string> {
+    return isUuid(ref) ? ref.toLowerCase() : (await this.resolve(tenant, ref)).id;
   }
 
   private async resolve(tenant: string, ref: string): Promise<Project> {

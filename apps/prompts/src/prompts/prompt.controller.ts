@@ -13,6 +13,11 @@ export class PromptController {
     return this.prompts.list(cmd);
   }
 
+  @Handles(PromptRpc.getScan)
+  getScan(@Payload() cmd: PromptRefCommand) {
+    return this.prompts.getScan(cmd);
+  }
+
   @Handles(PromptRpc.get)
   get(@Payload() cmd: PromptRefCommand) {
     return this.prompts.get(cmd);

@@ -1,6 +1,6 @@
 import type { PromptRecordedEvent } from '@bastion/contracts';
 import { Prisma, type Prompt } from '../generated/prisma/client';
-import { promptRow, promptView, templateView, withoutNul } from './prompt.mapper';
+import { promptRow, promptView, scanView, templateView, withoutNul } from './prompt.mapper';
 
 const scanner = {
   scannerId: 's1',
@@ -84,6 +84,25 @@ describe('prompt mapping', () => {
     const row = promptRow(record({ result: { outcome: 'blocked', response: null, files: [], providerResult: null, scannerResults: [scanner] } as never }));
     expect(row.providerResult).toBe(Prisma.DbNull);
     expect(promptView(stored(row)).result).toMatchObject({ outcome: 'blocked', response: null, providerResult: null, scannerResults: [scanner] });
+  });
+
+  it('shows a scan with its redacted text as redactedInput, and the input itself when nothing was redacted', () => {
+    const scanRecord = (outcome: 'redacted' | 'blocked', response: string | null) =>
+      stored(promptRow(record({ type: 'scan', source: 'scans', provider: '', providerId: null, input: 'card 4111', result: { outcome, response, files: [], providerResult: null, scannerResults: [scanner] } as never })));
+    expect(scanView(scanRecord('redacted', 'card ****'))).toEqual({
+      id: record().id,
+      input: 'card 4111',
+      redactedInput: 'card ****',
+      projectId: 'p1',
+      userId: 'u1',
+      receivedAt: '2026-03-01T10:00:00.000Z',
+      preserve: false,
+      externalMetadata: { ticket: 7 },
+      extraInputs: { lang: 'en' },
+      type: 'scan',
+      result: { outcome: 'redacted', scannerResults: [scanner] },
+    });
+    expect(scanView(scanRecord('blocked', null)).redactedInput).toBe('card 4111');
   });
 
   it('keeps only the spec\'s fields of nested results, whatever else a record carried', () => {

@@ -5,6 +5,7 @@ import type {
   PromptResultView,
   PromptTemplateView,
   PromptView,
+  StoredScanView,
   ScannerResultView,
   ScannerVersionMeta,
 } from '@bastion/contracts';
@@ -80,6 +81,24 @@ export function promptView(p: Prompt): PromptView {
     receivedAt: p.receivedAt.toISOString(),
     type: p.type,
     result,
+  };
+}
+
+/** A stored scan as `GET /scans/{id}` shows it; `redactedInput` is the masked text of a redacted scan. */
+export function scanView(p: Prompt): StoredScanView {
+  const redacted = p.outcome === 'redacted' && p.response !== null ? p.response : p.input;
+  return {
+    id: p.id,
+    input: p.input,
+    redactedInput: redacted,
+    projectId: p.projectId,
+    userId: p.userId,
+    receivedAt: p.receivedAt.toISOString(),
+    preserve: p.preserve,
+    externalMetadata: p.externalMetadata as Record<string, unknown>,
+    extraInputs: p.extraInputs as Record<string, string>,
+    type: 'scan',
+    result: { outcome: p.outcome as PromptOutcome, scannerResults: asArray(p.scannerResults).map(scannerResultView) },
   };
 }
 

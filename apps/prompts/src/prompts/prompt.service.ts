@@ -8,6 +8,7 @@ import {
   type PromptRecordedEvent,
   type PromptRefCommand,
   type PromptView,
+  type StoredScanView,
 } from '@bastion/contracts';
 import { decodeCursor, paginate } from '@bastion/platform';
 import type { Logger } from 'pino';
@@ -15,7 +16,7 @@ import { canSee, projectScope } from '../access/access';
 import { PROMPTS_LOGGER } from '../config';
 import type { Prompt } from '../generated/prisma/client';
 import { parsePromptFilters } from './prompt-filters';
-import { promptRow, promptView } from './prompt.mapper';
+import { promptRow, promptView, scanView } from './prompt.mapper';
 import { PromptRepository } from './prompt.repository';
 
 /** The prompt store: records from the proxy in, exactly once; reads within the caller's tenant and project. */
@@ -56,6 +57,13 @@ export class PromptService {
 
   async get({ principal, id }: PromptRefCommand): Promise<{ prompt: PromptView }> {
     return { prompt: promptView(await this.mustFind(principal, id)) };
+  }
+
+  /** A stored scan; a prompt that is not a scan is 404 here, as is one the principal may not see. */
+  async getScan({ principal, id }: PromptRefCommand): Promise<{ scan: StoredScanView }> {
+    const p = await this.prompts.find(principal.tenant, id);
+    if (!p || p.type !== 'scan' || !canSee(principal, p.projectId)) throw DomainError.notFound(`scan ${id} not found`);
+    return { scan: scanView(p) };
   }
 
   /** A prompt the principal may see; anything else (another tenant's, another project's) is 404. */

@@ -4,7 +4,6 @@ import {
   type CreateProviderCommand,
   DEFAULT_PAGE_SIZE,
   DomainError,
-  type FieldViolation,
   hasRole,
   type ListProvidersCommand,
   type Page,
@@ -14,12 +13,12 @@ import {
   type ProviderRefCommand,
   type ProviderRuntime,
   type ProviderRuntimeQuery,
+  type ProviderTemplateView,
   type ProviderView,
   type SystemProviderView,
   type UpdateProviderCommand,
 } from '@bastion/contracts';
 import { decodeCursor, EventPublisher, paginate, SecretBox } from '@bastion/platform';
-import { validateTemplate } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
 import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';
@@ -27,9 +26,9 @@ import { providerRuntime, providerView, systemProviderView } from './provider.ma
 import { ProviderRepository } from './provider.repository';
 import { checkOutputsReadNoSecret, checkSecretsRebound } from './secret-binding';
 import { mergeSecrets } from './secret-mask';
-
-/** Names a template may use besides its inputs and secrets. */
-const SCOPE_NAMES = ['prompt', 'messages', 'response'];
+import { checkTemplate, invalid, plainJson } from './template-check';
+import { ProviderTesterService } from '../tester/provider-tester.service';
+import { splitTestPrompt, testFailure } from '../tester/test-prompt';
 
 /**
  * Tenant providers: made from a system provider or a raw template, secrets sealed at rest and
@@ -42,6 +41,7 @@ export class ProviderService implements OnModuleInit {
   constructor(
     private readonly providers: ProviderRepository,
     private readonly events: EventPublisher,
+    private readonly tester: ProviderTesterService,
     @Inject(PROVIDERS_CONFIG) config: ProvidersConfig,
   ) {
     this.box = SecretBox.fromSpec(config.PROVIDERS_ENCRYPTION_KEYS);
@@ -102,10 +102,12 @@ export class ProviderService implements OnModuleInit {
     } else {
       throw invalid(['body'], 'give either systemProvider or template');
     }
-    const inputs = { ...base.inputs, ...(body.inputs ?? {}) };
+    const given = splitTestPrompt(body.inputs);
+    const inputs = { ...base.inputs, ...given.inputs };
     const secrets = body.secrets ?? {};
     const template = body.template ? plainJson(body.template) : base.template;
     checkTemplate(template, inputs, secrets, base.secretNames);
+    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? base.capabilities[0]);
     const id = randomUUID();
     const created = await this.providers.create({
       id,
@@ -148,10 +150,12 @@ export class ProviderService implements OnModuleInit {
       { template: current.template, authTemplate: current.authTemplate, inputs: current.inputs as Record<string, string>, secrets: stored },
       { template: body.template === undefined ? undefined : plainJson(body.template), authTemplate: body.authTemplate === undefined ? undefined : plainJson(body.authTemplate), inputs: body.inputs, secrets: body.secrets },
     );
-    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...body.inputs } : (current.inputs as Record<string, string>);
+    const given = splitTestPrompt(body.inputs);
+    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...given.inputs } : (current.inputs as Record<string, string>);
     const secrets = body.secrets ? mergeSecrets(stored, body.secrets) : stored;
     const template = body.template ? plainJson(body.template) : current.template;
     checkTemplate(template, inputs, secrets);
+    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? current.capabilities[0]);
     const updated = await this.providers.update(current.id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.template !== undefined ? { template: template as Prisma.InputJsonValue } : {}),
@@ -184,6 +188,16 @@ export class ProviderService implements OnModuleInit {
     return providerRuntime(p, this.open(p));
   }
 
+  /** `test: true`: the connection test must pass before anything is saved; a failure is a 422 saying why. */
+  private async mustPassTest(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, prompt: string, capability?: string): Promise<void> {
+    const result = await this.tester.run({ template: template as ProviderTemplateView, inputs, secrets, prompt, capability });
+    const failure = testFailure(result);
+    if (failure !== null) {
+      const msg = `the connection test failed: ${failure}`;
+      throw DomainError.invalid(`${msg}; nothing was saved`, [{ loc: ['body', 'test'], msg, type: 'value_error.provider_test' }]);
+    }
+  }
+
   private view(p: Provider, principal: Principal): ProviderView {
     return providerView(p, this.open(p), hasRole(principal, 'admin'));
   }
@@ -208,29 +222,3 @@ export class ProviderService implements OnModuleInit {
     await this.events.publish(ProviderEventContracts.changed, event);
   }
 }
-
-/**
- * Refuses a template that does not parse or uses names it will not have; 422 naming each place.
- * `declaredSecrets` are the names a system provider declares: known even while unset.
- */
-export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
-  checkOutputsReadNoSecret(template, [...Object.keys(secrets), ...declaredSecrets]);
-  const clash = Object.keys(inputs).filter((k) => k in secrets);
-  if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
-  const known = [...SCOPE_NAMES, ...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
-  const errors = validateTemplate(template, { knownNames: known });
-  if (errors.length > 0) {
-    const details: FieldViolation[] = errors.map((e) => ({ loc: ['body', 'template', ...e.loc.map(String)], msg: e.message, type: `template.${e.code}` }));
-    throw DomainError.invalid(`invalid template: ${errors[0].message}`, details);
-  }
-}
-
-/** Validated DTOs are class instances; the template sandbox takes plain JSON only. */
-export function plainJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-function invalid(loc: string[], msg: string): DomainError {
-  return DomainError.invalid(msg, [{ loc, msg, type: 'value_error' }]);
-}
-

@@ -1,18 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, type ProviderTestResult, type ProviderTemplateView, type TestProviderCommand } from '@bastion/contracts';
-import { redactRecord, redactSecrets, runProvider, type Signers, type Transport } from '@bastion/provider-runtime';
+import { DomainError, type ProviderTestExchange, type ProviderTestResult, type ProviderTemplateView, type TestProviderCommand } from '@bastion/contracts';
+import { type IncomingResponse, type OutgoingRequest, redactRecord, redactSecrets, runProvider, type Signers, type Transport } from '@bastion/provider-runtime';
 import { TemplateError } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
-import { checkTemplate, plainJson } from '../providers/provider.service';
+import { checkTemplate, plainJson } from '../providers/template-check';
 import { ProviderRepository } from '../providers/provider.repository';
+import { splitTestPrompt } from './test-prompt';
 
 export const OUTBOUND_TRANSPORT = Symbol('OUTBOUND_TRANSPORT');
 export const REQUEST_SIGNERS = Symbol('REQUEST_SIGNERS');
 
+/** What one connection test runs: a template (request or workflow) with its inputs and secrets. */
+export interface ConnectionTest {
+  template: ProviderTemplateView;
+  inputs: Record<string, string>;
+  secrets: Record<string, string>;
+  prompt: string;
+  capability?: string;
+}
+
 /**
  * The connection tester: renders a template, sends it through the guarded client, and shows the
  * exchange with every secret value blanked. An upstream that fails is a result, not an error;
- * a template that does not render is a 422.
+ * a template that does not render is a 422. Provider create and update (`test: true`) run the
+ * same test before saving.
  */
 @Injectable()
 export class ProviderTesterService {
@@ -24,8 +35,9 @@ export class ProviderTesterService {
   ) {}
 
   async test({ principal, body }: TestProviderCommand): Promise<ProviderTestResult> {
+    const given = splitTestPrompt(body.inputs, body.prompt);
     let template: ProviderTemplateView;
-    let inputs = body.inputs ?? {};
+    let inputs = given.inputs;
     let declaredSecrets: string[] = [];
     if (body.template) {
       template = plainJson(body.template) as ProviderTemplateView;
@@ -40,11 +52,16 @@ export class ProviderTesterService {
     }
     const secrets = body.secrets ?? {};
     checkTemplate(template, inputs, secrets, declaredSecrets);
-    const secretValues = Object.values(secrets);
+    return this.run({ template, inputs, secrets, prompt: given.prompt, capability: body.capability });
+  }
+
+  /** Runs one test of an already checked template; the exchanges are shown with secrets blanked. */
+  async run(test: ConnectionTest): Promise<ProviderTestResult> {
+    const secretValues = Object.values(test.secrets);
     let result;
     try {
       result = await runProvider(
-        { template, inputs, secrets, prompt: body.prompt ?? 'Say hello.' },
+        { template: test.template, inputs: test.inputs, secrets: test.secrets, prompt: test.prompt },
         { transport: this.transport, signers: this.signers, defaultTimeoutMs: this.config.PROVIDER_TEST_TIMEOUT_MS },
       );
     } catch (err) {
@@ -53,29 +70,33 @@ export class ProviderTesterService {
       }
       throw err;
     }
-    const url = new URL(result.request.url);
-    const queryParams = Object.fromEntries(url.searchParams.entries());
+    const show = (request: OutgoingRequest, response: IncomingResponse | null): ProviderTestExchange => {
+      const url = request.url ? new URL(request.url) : undefined;
+      return {
+        request: {
+          method: request.method,
+          url: redactSecrets(request.url, secretValues),
+          headers: redactRecord(request.headers, secretValues),
+          queryParams: redactRecord(url ? Object.fromEntries(url.searchParams.entries()) : {}, secretValues),
+          body: request.body === undefined ? null : redactSecrets(request.body, secretValues),
+        },
+        response: response && {
+          statusCode: response.statusCode,
+          headers: redactRecord(response.headers, secretValues),
+          body: redactSecrets(response.body, secretValues),
+        },
+      };
+    };
+    // A workflow shows each stage's requests too: `stage 1`, `stage 2 attempt 1`, ...
+    const stages = Object.fromEntries(
+      (result.exchanges ?? []).map((e) => [`stage ${e.stage}${e.attempt === undefined ? '' : ` attempt ${e.attempt}`}`, show(e.request, e.response)]),
+    );
     return {
       content: result.content === null ? null : redactSecrets(result.content, secretValues),
       error: result.error === null ? null : redactSecrets(result.error, secretValues),
       files: [],
       statusCode: result.statusCode,
-      requests: {
-        [body.capability ?? 'chat']: {
-          request: {
-            method: result.request.method,
-            url: redactSecrets(result.request.url, secretValues),
-            headers: redactRecord(result.request.headers, secretValues),
-            queryParams: redactRecord(queryParams, secretValues),
-            body: result.request.body === undefined ? null : redactSecrets(result.request.body, secretValues),
-          },
-          response: result.response && {
-            statusCode: result.response.statusCode,
-            headers: redactRecord(result.response.headers, secretValues),
-            body: redactSecrets(result.response.body, secretValues),
-          },
-        },
-      },
+      requests: { [test.capability ?? 'chat']: show(result.request, result.response), ...stages },
     };
   }
 }

@@ -96,6 +96,30 @@ export class TokenRepository {
     });
   }
 
+  /**
+   * Runs `decide` holding a transaction-scoped advisory lock on (tenant, site), so every replica
+   * takes one site's cloud-init calls one at a time. `decide` sees the tenant's JWT tokens bound to
+   * the site ('' for none, any namespace), newest first, and answers the token to use: an existing
+   * one, or a new one that is created in the same transaction. Answers the token and whether it is new.
+   */
+  async reuseOrCreateSiteJwt(
+    tenant: string,
+    siteName: string,
+    decide: (tokens: Token[]) => Promise<{ existing: Token } | { create: NewToken }>,
+  ): Promise<{ token: Token; created: boolean }> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'tokens.cloud-init:' + tenant}), hashtext(${siteName}))`;
+        const tokens = await tx.token.findMany({ where: { tenant, type: 'JWT', siteName }, orderBy: [{ createdAt: 'desc' }, { uid: 'asc' }] });
+        const choice = await decide(tokens);
+        if ('existing' in choice) return { token: choice.existing, created: false };
+        return { token: await tx.token.create({ data: choice.create }), created: true };
+      });
+    } catch (err) {
+      translatePrismaError(err, { alreadyExists: 'Object already exists' });
+    }
+  }
+
   findByUid(uid: string): Promise<Token | null> {
     return this.prisma.token.findUnique({ where: { uid } });
   }

@@ -20,7 +20,8 @@ import {
 import type { Logger } from 'pino';
 import { RegistrationRepository } from '../admission/registration.repository';
 import { TokenViewSync } from '../admission/token-view.sync';
-import { CLOUD_INIT_PROVIDERS, renderCloudInit } from '../cloud-init/cloud-init';
+import { CLOUD_INIT_PROVIDERS, type CloudInitProvider, cloudInitProvider, renderCloudInit, reusableSiteJwt } from '../cloud-init/cloud-init';
+import { admissionTokenOf } from '../admission/token-view.sync';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';
@@ -30,7 +31,7 @@ import { CREATOR_CLASS } from './creator';
 import { parseLabelFilter } from './label-filter';
 import { TokenEventPublisher } from './token-event.publisher';
 import { createResponse, getResponse, listItem, objectChangeResponse } from './token.mapper';
-import { type TokenKey, TokenRepository } from './token.repository';
+import { type NewToken, type TokenKey, TokenRepository } from './token.repository';
 
 export { CREATOR_CLASS };
 
@@ -146,25 +147,47 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     return objectChangeResponse(change.after);
   }
 
-  /** Issues a JWT token for a kvm site (bound to the site when named) and its cloud-init. */
+  /**
+   * The cloud-init of a site. Its token is the newest JWT token bound to the site that would admit
+   * it now (and whose JWT still verifies); only when there is none is a new one issued, so a site
+   * tool that first creates its JWT token, or calls again, gets that same JWT. Calls for one site
+   * are taken one at a time across replicas (a Postgres advisory lock), so concurrent calls do not
+   * each issue a token.
+   */
   async cloudInit({ principal, provider, siteName }: CloudInitCommand): Promise<{ cloud_init_config: string }> {
-    if (!(CLOUD_INIT_PROVIDERS as readonly string[]).includes(provider)) {
+    const kind = cloudInitProvider(provider);
+    if (!kind) {
       throw DomainError.invalid(`unsupported provider "${provider}"; supported: ${CLOUD_INIT_PROVIDERS.join(', ')}`, [
         { loc: ['query', 'provider'], msg: `must be one of ${CLOUD_INIT_PROVIDERS.join(', ')}`, type: 'enum' },
       ]);
     }
-    const suffix = randomBytes(4).toString('hex');
-    const token = await this.issue(principal, {
-      name: cloudInitTokenName(siteName, suffix),
+    const site = siteName ?? '';
+    const { token, created } = await this.tokens.reuseOrCreateSiteJwt(principal.tenant, site, async (rows) => {
+      const now = new Date();
+      const candidates = rows.map((t) => ({ ...admissionTokenOf(t), content: t.content, row: t }));
+      for (let rest = candidates; ; ) {
+        const usable = reusableSiteJwt(rest, site, now);
+        if (!usable) break;
+        if (await this.keys.verify(usable.content)) return { existing: usable.row };
+        rest = rest.slice(rest.indexOf(usable) + 1);
+      }
+      return { create: await this.newToken(principal, this.cloudInitSpec(kind, site)) };
+    });
+    if (created) await this.announce(token);
+    return { cloud_init_config: renderCloudInit(token.content) };
+  }
+
+  private cloudInitSpec(provider: CloudInitProvider, siteName: string): NewTokenSpec {
+    return {
+      name: cloudInitTokenName(siteName, randomBytes(4).toString('hex')),
       namespace: 'system',
       labels: { 'bastion.io/issued-by': 'cloud-init', 'bastion.io/provider': provider },
       description: siteName ? `cloud-init (${provider}) for site ${siteName}` : `cloud-init (${provider}), any site`,
       type: 'JWT',
-      siteName: siteName ?? '',
+      siteName,
       expiresAt: null,
       maxRegistrations: null,
-    });
-    return { cloud_init_config: renderCloudInit(token.content) };
+    };
   }
 
   /** Moves tokens past their expiration to EXPIRED, with the usual event. */
@@ -180,12 +203,19 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async issue(principal: Principal, spec: NewTokenSpec): Promise<Token> {
+    const token = await this.tokens.create(await this.newToken(principal, spec));
+    await this.announce(token);
+    return token;
+  }
+
+  /** The row of a new token, its JWT signed when it is of type JWT. */
+  private async newToken(principal: Principal, spec: NewTokenSpec): Promise<NewToken> {
     const uid = randomUUID();
     const content =
       spec.type === 'JWT'
         ? await this.keys.sign({ tokenUid: uid, tenant: principal.tenant, siteName: spec.siteName || undefined, expiresAt: spec.expiresAt })
         : '';
-    const token = await this.tokens.create({
+    return {
       uid,
       tenant: principal.tenant,
       namespace: spec.namespace,
@@ -201,10 +231,13 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       creatorId: principal.sub,
       expiresAt: spec.expiresAt,
       maxRegistrations: spec.maxRegistrations,
-    });
+    };
+  }
+
+  /** A new token reaches this replica's admission view at once, the others through its event. */
+  private async announce(token: Token): Promise<void> {
     this.sync.applyLocal(token);
     await this.events.created(token);
-    return token;
   }
 
   /** Site registrations made with the token refer to it. */
@@ -216,7 +249,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
 
 /** `cloud-init-<site>-<random>`, cut to a DNS label. */
 function cloudInitTokenName(siteName: string | undefined, suffix: string): string {
-  const site = (siteName ?? 'any')
+  const site = (siteName || 'any')
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '')

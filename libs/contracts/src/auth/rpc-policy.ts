@@ -57,6 +57,7 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   // The prompt store.
   [PromptSubjects.list]: read(ANY_KIND),
   [PromptSubjects.get]: read(ANY_KIND),
+  [PromptSubjects.getScan]: read(ANY_KIND),
   [PromptSubjects.createTemplate]: write(ANY_KIND),
   [PromptSubjects.getTemplate]: read(ANY_KIND),
   [PromptSubjects.templateInput]: INTERNAL,
@@ -85,6 +86,8 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   [ProjectSubjects.attachProvider]: write(),
   [ProjectSubjects.updateProvider]: write(),
   [ProjectSubjects.detach]: write(),
+  [ProjectSubjects.attachById]: write(),
+  [ProjectSubjects.global]: read(ANY_KIND),
   [ProjectSubjects.runtime]: INTERNAL,
   [ProjectSubjects.health]: INTERNAL,
 

@@ -6,3 +6,4 @@ export * from './projects.views';
 export * from './scanner.dto';
 export * from './scanner.enums';
 export * from './projects.contracts';
+export * from './project.schemas';

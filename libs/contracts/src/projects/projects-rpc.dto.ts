@@ -236,13 +236,52 @@ export class UpdateProviderEntryCommand extends ProjectIdCommand {
   changes!: ProviderEntryChange;
 }
 
-export class DetachCommand extends ProjectIdCommand {
+export class DetachCommand extends Scoped {
+  /** The project's id or name. */
+  @IsString()
+  @MaxLength(128)
+  id!: string;
+
   @IsIn(PROJECT_LISTS)
   list!: ProjectList;
 
   @IsUUID()
   entryId!: string;
 }
+
+/**
+ * Attach by id (`POST /projects/{p}/{list}/{entryId}`): the entry starts disabled until PATCHed,
+ * unless the settings say otherwise.
+ */
+export class AttachByIdCommand extends Scoped {
+  /** The project's id or name. */
+  @IsString()
+  @MaxLength(128)
+  id!: string;
+
+  @IsIn(PROJECT_LISTS)
+  list!: ProjectList;
+
+  @IsUUID()
+  entryId!: string;
+
+  /** Settings of a scanner or package entry from the body, if any. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GuardrailEntryChange)
+  guardrail?: GuardrailEntryChange;
+
+  /** Settings of a provider entry from the body, if any. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ProviderEntryChange)
+  provider?: ProviderEntryChange;
+}
+
+/** `GET /project`: the tenant's global project (a project-scoped token's own project). */
+export class GlobalProjectCommand extends Scoped {}
 
 /** From the message proxy: which tenant's project, by id, name, or `default`. Answered with a `ProjectRuntime`. */
 export class ProjectRuntimeQuery {

@@ -24,8 +24,7 @@ import {
   UpdateProjectCommand,
   UpdateProviderEntryCommand,
   UpdateScannerCommand,
-  UpdateScannerVersionCommand,
-} from './projects-rpc.dto';
+  UpdateScannerVersionCommand, AttachByIdCommand, GlobalProjectCommand } from './projects-rpc.dto';
 import { ProjectChangedEvent, ScannerChangedEvent } from './projects.events';
 import { PROJECTS_STREAM, ProjectEvents, ProjectSubjects, ScannerSubjects } from './projects.subjects';
 import type {
@@ -53,6 +52,8 @@ export const ProjectRpc = {
   attachProvider: declareRpc(ProjectSubjects.attachProvider, AttachProviderCommand).returns<ProjectReply>(),
   updateProvider: declareRpc(ProjectSubjects.updateProvider, UpdateProviderEntryCommand).returns<ProjectReply>(),
   detach: declareRpc(ProjectSubjects.detach, DetachCommand).returns<ProjectReply>(),
+  attachById: declareRpc(ProjectSubjects.attachById, AttachByIdCommand).returns<ProjectReply>(),
+  global: declareRpc(ProjectSubjects.global, GlobalProjectCommand).returns<ProjectReply>(),
   runtime: declareRpc(ProjectSubjects.runtime, ProjectRuntimeQuery).returns<ProjectRuntime>(),
   health: declareRpc(ProjectSubjects.health).returns<ServiceHealthView>(),
 } as const;

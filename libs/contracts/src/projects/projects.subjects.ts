@@ -27,6 +27,8 @@ export const ProjectSubjects = {
   attachProvider: 'projects.project.attach-provider.v1',
   updateProvider: 'projects.project.update-provider.v1',
   detach: 'projects.project.detach.v1',
+  attachById: 'projects.project.attach-by-id.v1',
+  global: 'projects.project.global.v1',
   /** For the message proxy: a project's effective config with every scanner version resolved. */
   runtime: 'projects.project.runtime.v1',
   health: 'projects.health.check.v1',

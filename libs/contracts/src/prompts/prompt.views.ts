@@ -58,6 +58,22 @@ export interface ScanView extends PromptView {
   result: PromptResultView & { reason?: string };
 }
 
+/** A stored scan (`GET /backend/v1/scans/{id}` answers `{scan}`): a prompt record of type `scan`. */
+export interface StoredScanView {
+  id: string;
+  input: string;
+  /** The input with matches masked when the outcome is `redacted`; the input itself otherwise. */
+  redactedInput: string;
+  projectId: string | null;
+  userId: string;
+  receivedAt: string;
+  preserve: boolean;
+  externalMetadata: Record<string, unknown>;
+  extraInputs: Record<string, string>;
+  type: 'scan';
+  result: { outcome: PromptOutcome; scannerResults: ScannerResultView[] };
+}
+
 /** The spec's Prompt template record. */
 export interface PromptTemplateView {
   id: string;

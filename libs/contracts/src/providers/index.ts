@@ -4,3 +4,4 @@ export * from './provider.events';
 export * from './provider.subjects';
 export * from './provider.views';
 export * from './provider.contracts';
+export * from './provider.schemas';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { IsStringMap } from '../validation/string-map';
 
 export const PROVIDER_CAPABILITIES = ['chat', 'completion', 'embedding', 'image'] as const;
@@ -31,24 +31,43 @@ export class ProviderAvailability {
   projectIds!: string[];
 }
 
+const isRequest = (o: { type?: string }) => o.type !== 'workflow';
+
 /**
- * A provider's HTTP request, with `{{ expr }}` placeholders (see libs/templates). Its exact shape is
- * checked by the template validator; here only the outline.
+ * A provider's template, with `{{ expr }}` placeholders (see libs/templates): one HTTP request
+ * (`type: request`), or a workflow of stages (`type: workflow`). Its exact shape is checked by the
+ * template validator, which names the stage and place of each problem; here only the outline.
  */
 export class ProviderTemplateDto {
-  @ApiProperty({ example: 'request' })
-  @IsIn(['request'])
-  type!: 'request';
+  @ApiProperty({ enum: ['request', 'workflow'], example: 'request' })
+  @IsIn(['request', 'workflow'])
+  type!: 'request' | 'workflow';
 
-  @ApiProperty({ example: 'POST' })
+  @ApiPropertyOptional({ example: 'POST', description: 'type request.' })
+  @ValidateIf(isRequest)
   @IsString()
   @MaxLength(16)
   method!: string;
 
-  @ApiProperty({ example: '{{ baseUrl }}/v1/chat/completions' })
+  @ApiPropertyOptional({ example: '{{ baseUrl }}/v1/chat/completions', description: 'type request.' })
+  @ValidateIf(isRequest)
   @IsString()
   @MaxLength(4096)
   url!: string;
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description:
+      'type workflow: stages run in order, each a request ({type: "request", method, url, headers, queryParams, body | json, timeout, outputs}) or a retry ' +
+      '({type: "retry", attempts, backoff: "{{ 2 * attempt }}", when: "{{ expr }}", block: <request>}). A stage\'s outputs are in scope for later stages; ' +
+      "the workflow's outputs must yield content.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsObject({ each: true })
+  stages?: Record<string, unknown>[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
   @IsOptional()
@@ -69,7 +88,7 @@ export class ProviderTemplateDto {
   @IsOptional()
   json?: unknown;
 
-  @ApiPropertyOptional({ description: 'Seconds.' })
+  @ApiPropertyOptional({ description: "Seconds: the request's timeout; for a workflow, the whole run's." })
   @IsOptional()
   @IsNumber()
   @Min(0.1)
@@ -161,6 +180,15 @@ class ProviderFields extends ProviderConnection {
   @IsOptional()
   @IsIn(PROVIDER_CAPABILITIES, { each: true })
   capabilities?: string[];
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Test the connection before saving (with `inputs.prompt` as the test prompt when given): a failed test is a 422 saying why, and nothing is saved.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  test?: boolean;
 }
 
 /** From a system provider (`systemProvider`, its id or name) or from a raw `template`. */
@@ -204,7 +232,7 @@ export class TestProviderRequest extends ProviderConnection {
   @IsString()
   capability?: string;
 
-  @ApiPropertyOptional({ description: 'The prompt sent in the test; default "Say hello."' })
+  @ApiPropertyOptional({ description: 'Alias of `inputs.prompt`, which wins when both are given: the prompt sent in the test; default "Say hello."' })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)

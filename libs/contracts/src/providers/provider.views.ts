@@ -1,4 +1,8 @@
-export interface ProviderTemplateView {
+/** A provider template: one HTTP request, or a workflow of stages. */
+export type ProviderTemplateView = RequestTemplateView | WorkflowTemplateView;
+
+/** One HTTP request with `{{ expr }}` placeholders; `outputs` read its `response`. */
+export interface RequestTemplateView {
   type: 'request';
   method: string;
   url: string;
@@ -10,6 +14,32 @@ export interface ProviderTemplateView {
   awsAuth?: Record<string, string>;
   ociAuth?: Record<string, string>;
   outputs?: Record<string, unknown>;
+}
+
+/**
+ * Stages run in order; each stage's `outputs` come into scope for the later stages and for the
+ * workflow's own `outputs`, which must yield `content`. `timeout` (seconds) bounds the whole run.
+ */
+export interface WorkflowTemplateView {
+  type: 'workflow';
+  stages: WorkflowStageView[];
+  outputs: Record<string, unknown>;
+  timeout?: number;
+}
+
+export type WorkflowStageView = RequestTemplateView | RetryStageView;
+
+/**
+ * Runs `block` up to `attempts` times while `when` (rendered after each attempt, with the block's
+ * outputs and `attempt` in scope) is true, waiting `backoff` seconds (an expression of `attempt`)
+ * between attempts.
+ */
+export interface RetryStageView {
+  type: 'retry';
+  attempts: number;
+  backoff?: string | number;
+  when?: string;
+  block: RequestTemplateView;
 }
 
 /** The spec's Provider, every field. `secrets` values are masked. */

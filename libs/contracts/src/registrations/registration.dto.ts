@@ -70,15 +70,23 @@ export class RegistrationsByTokenRequest {
 }
 
 export class CloudInitQuery {
-  @ApiProperty({ example: 'kvm', description: 'Only kvm is supported.' })
+  @ApiProperty({
+    example: 'kvm',
+    description: 'The site provider: kvm, vmware, aws, azure, gcp, openstack, nutanix or baremetal (all boot from the same cloud-init). Any other is a 400.',
+  })
   @IsString()
   provider!: string;
 
-  @ApiPropertyOptional({ description: 'Binds the issued JWT to this site.' })
+  @ApiPropertyOptional({ description: "The site. A valid JWT token already bound to it is reused; otherwise a new one is issued, bound to it." })
   @IsOptional()
   @IsString()
   @MaxLength(256)
   site_name?: string;
+
+  @ApiPropertyOptional({ description: 'Accepted and ignored: the cloud-init is the same either way.' })
+  @IsOptional()
+  @IsString()
+  enable_management_network?: string;
 }
 
 /** NATS payloads of the admission subjects. */

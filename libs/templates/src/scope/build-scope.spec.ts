@@ -37,6 +37,18 @@ describe('buildScope', () => {
     },
   );
 
+  it("puts a workflow's stage values under bare names, leaving undefined ones out", () => {
+    const scope = buildScope({ prompt: 'Hi', inputs: { model: 'm' }, values: { access_token: 'tok', attempt: 2, missing: undefined } });
+    expect(evaluateExpression('[access_token, attempt, model, missing ?? "none"]', scope)).toEqual(['tok', 2, 'm', 'none']);
+    expect(scope.names).toEqual(['prompt', 'model', 'access_token', 'attempt']);
+  });
+
+  it('refuses a stage value that clashes with a fixed name, an input or a secret', () => {
+    expect(() => buildScope({ prompt: 'x', values: { prompt: 'y' } })).toThrow('the stage output "prompt" clashes');
+    expect(() => buildScope({ inputs: { model: 'm' }, values: { model: 'n' } })).toThrow('the stage output "model" clashes');
+    expect(() => buildScope({ secrets: { apiKey: 'k' }, values: { apiKey: 'n' } })).toThrow('the stage output "apiKey" clashes');
+  });
+
   it('copies the data, so later changes to it are not seen', () => {
     const messages = [{ role: 'user', content: 'before' }];
     const scope = buildScope({ messages });

@@ -14,6 +14,12 @@ export interface ScopeParts {
   secrets?: Readonly<Record<string, string>>;
   /** The provider's response, when rendering `outputs`. */
   response?: TemplateResponse;
+  /**
+   * Names a workflow's earlier stages yielded (and `attempt` inside a retry), readable by bare
+   * name. Later values replace earlier ones; one that clashes with a fixed name, an input or a
+   * secret is an error.
+   */
+  values?: Readonly<Record<string, unknown>>;
 }
 
 const FIXED_NAMES = ['prompt', 'messages', 'response'];
@@ -41,5 +47,12 @@ export function buildScope(parts: ScopeParts, options: { limits?: Partial<Templa
   };
   add('input', parts.inputs);
   add('secret', parts.secrets);
+  for (const [name, value] of Object.entries(parts.values ?? {})) {
+    if (value === undefined) continue;
+    if (FIXED_NAMES.includes(name) || entries.has(name)) {
+      throw new TemplateError('scope', `the stage output "${name}" clashes with the scope name "${name}"`);
+    }
+    entries.set(name, value);
+  }
   return TemplateScope.fromEntries(entries, limits);
 }

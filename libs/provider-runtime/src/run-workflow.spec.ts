@@ -1,0 +1,168 @@
+import type { WorkflowTemplateView } from '@bastion/contracts';
+import { TemplateError } from '@bastion/templates';
+import { runProvider } from './run-provider';
+import { type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError } from './transport';
+
+const noSigners: Signers = { aws: async () => ({}), oci: () => ({}) };
+
+/** The connections tool's workflow: OAuth client credentials, then a chat call retried on 429/5xx. */
+const workflow = (attempts = 3): WorkflowTemplateView => ({
+  type: 'workflow',
+  outputs: { content: '{{ content }}', statusCode: '{{ statusCode }}', error: '{{ error }}', responseBody: '{{ responseBody }}' },
+  stages: [
+    {
+      type: 'request',
+      method: 'POST',
+      url: 'https://auth.example/token',
+      body: 'grant_type=client_credentials&client_id={{ client_id }}&client_secret={{ client_secret }}',
+      outputs: { access_token: '{{ response.json()?.access_token }}' },
+    },
+    {
+      type: 'retry',
+      attempts,
+      backoff: '{{ 2 * attempt }}',
+      when: '{{ Array.contains([429, 500, 502, 503, 504], statusCode) }}',
+      block: {
+        type: 'request',
+        method: 'POST',
+        url: 'https://llm.example/chat',
+        headers: { Authorization: 'Bearer {{ access_token }}' },
+        json: '{{ { messages: [{ role: "user", content: prompt }] } }}',
+        outputs: {
+          content: '{{ response.json()?.choices?.[0]?.message?.content }}',
+          statusCode: '{{ response.statusCode }}',
+          error: '{{ response.statusCode >= 400 ? "HTTP " + response.statusCode : "" }}',
+          responseBody: '{{ response.body }}',
+        },
+      },
+    },
+  ],
+});
+
+const call = (template: WorkflowTemplateView) => ({ template, inputs: { client_id: 'app-1' }, secrets: { client_secret: 'cs-secret-1' }, prompt: 'Say hello.' });
+
+function fakeTransport(answers: ((r: OutgoingRequest) => IncomingResponse)[]): Transport & { sent: OutgoingRequest[] } {
+  const sent: OutgoingRequest[] = [];
+  return {
+    sent,
+    send: async (r) => {
+      sent.push(r);
+      const next = answers.shift();
+      if (!next) throw new Error('no more answers');
+      return next(r);
+    },
+  };
+}
+const json = (statusCode: number, body: unknown): IncomingResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const token = () => json(200, { access_token: 'at-123' });
+const chat = (text: string) => () => json(200, { choices: [{ message: { content: text } }] });
+
+describe('runProvider with a workflow template', () => {
+  it('runs the stages in order, the OAuth token reaching the chat call, and reads content', async () => {
+    const t = fakeTransport([token, chat('hello')]);
+    const waits: number[] = [];
+    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async (ms) => void waits.push(ms) });
+    expect(t.sent.map((r) => r.url)).toEqual(['https://auth.example/token', 'https://llm.example/chat']);
+    expect(t.sent[0].body).toBe('grant_type=client_credentials&client_id=app-1&client_secret=cs-secret-1');
+    expect(t.sent[1].headers.authorization).toBe('Bearer at-123');
+    expect(JSON.parse(t.sent[1].body!)).toEqual({ messages: [{ role: 'user', content: 'Say hello.' }] });
+    expect(result).toMatchObject({ content: 'hello', statusCode: 200, error: null, failure: null });
+    expect(result.exchanges?.map((e) => [e.stage, e.attempt])).toEqual([
+      [1, undefined],
+      [2, 1],
+    ]);
+    expect(result.request.url).toBe('https://llm.example/chat');
+    expect(waits).toEqual([]);
+  });
+
+  it('retries while `when` holds, waiting the backoff of each attempt, and stops when it no longer holds', async () => {
+    const t = fakeTransport([token, () => json(503, { error: 'busy' }), () => json(429, {}), chat('third time')]);
+    const waits: number[] = [];
+    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async (ms) => void waits.push(ms) });
+    expect(result).toMatchObject({ content: 'third time', statusCode: 200, error: null });
+    expect(waits).toEqual([2000, 4000]);
+    expect(result.exchanges?.map((e) => [e.stage, e.attempt, e.response?.statusCode])).toEqual([
+      [1, undefined, 200],
+      [2, 1, 503],
+      [2, 2, 429],
+      [2, 3, 200],
+    ]);
+  });
+
+  it('reports the last answer when the attempts run out', async () => {
+    const t = fakeTransport([token, () => json(503, {}), () => json(503, {})]);
+    const result = await runProvider(call(workflow(2)), { transport: t, signers: noSigners, sleep: async () => undefined });
+    expect(result).toMatchObject({ content: null, statusCode: 503, error: 'HTTP 503' });
+    expect(t.sent).toHaveLength(3);
+  });
+
+  it('does not retry an answer `when` does not match', async () => {
+    const t = fakeTransport([token, () => json(401, { error: 'bad token' })]);
+    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async () => undefined });
+    expect(result).toMatchObject({ statusCode: 401, error: 'HTTP 401' });
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('retries a transport failure and an answer its outputs cannot read', async () => {
+    const t = fakeTransport([
+      token,
+      () => {
+        throw new TransportError('unreachable', 'connection refused');
+      },
+      () => ({ statusCode: 502, headers: {}, body: '<html>bad gateway</html>' }),
+      chat('recovered'),
+    ]);
+    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async () => undefined });
+    expect(result).toMatchObject({ content: 'recovered', error: null });
+  });
+
+  it('stops at a stage before the last that fails, naming it, and sends nothing after', async () => {
+    const t = fakeTransport([() => json(401, { error: 'invalid_client' })]);
+    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners });
+    expect(result).toMatchObject({ content: null, statusCode: 401, error: 'stage 1 (request) answered HTTP 401', failure: null });
+    expect(t.sent).toHaveLength(1);
+
+    const down: Transport = { send: async () => Promise.reject(new TransportError('timeout', 'no answer within 5000 ms')) };
+    expect(await runProvider(call(workflow()), { transport: down, signers: noSigners })).toMatchObject({
+      failure: 'timeout',
+      error: 'stage 1 (request): no answer within 5000 ms',
+      statusCode: null,
+    });
+  });
+
+  it('keeps every request inside the time budget: timeouts are cut, and a backoff past it ends the retries', async () => {
+    let clock = 0;
+    const t = fakeTransport([
+      () => ((clock += 400), token()),
+      () => ((clock += 300), json(503, {})),
+      () => json(200, {}),
+    ]);
+    const result = await runProvider(call({ ...workflow(), timeout: 2.5 }), {
+      transport: { send: (r) => t.send(r) },
+      signers: noSigners,
+      defaultTimeoutMs: 60_000,
+      sleep: async (ms) => void (clock += ms),
+      now: () => clock,
+    });
+    // 2.5 s budget: the first request may take it all, the second what is left; a 2 s backoff at 0.7 s would end past it.
+    expect(t.sent.map((r) => r.timeoutMs)).toEqual([2500, 2100]);
+    expect(result).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
+    expect(clock).toBe(700);
+  });
+
+  it('throws a TemplateError naming the stage when a stage does not render', async () => {
+    const bad = workflow();
+    (bad.stages[0] as { url: string }).url = '{{ client_id }}';
+    const t = fakeTransport([]);
+    const err = await runProvider(call(bad), { transport: t, signers: noSigners }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TemplateError);
+    expect((err as TemplateError).reason).toBe('stage 1 (request): the rendered url "app-1" is not an absolute URL');
+    expect((err as TemplateError).loc).toEqual(['stages', 0, 'url']);
+
+    const badBlock = workflow();
+    (badBlock.stages[1] as { block: { url: string } }).block.url = '{{ client_id }}';
+    const inBlock = (await runProvider(call(badBlock), { transport: fakeTransport([token]), signers: noSigners }).catch((e: unknown) => e)) as TemplateError;
+    expect(inBlock.reason).toBe('stage 2 (retry), attempt 1: the rendered url "app-1" is not an absolute URL');
+    expect(inBlock.loc).toEqual(['stages', 1, 'block', 'url']);
+  });
+});
