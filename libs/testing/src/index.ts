@@ -1,3 +1,5 @@
+export * from './cpu-time';
 export * from './infra';
+export * from './local-infra';
 export * from './tokens';
 export * from './wait';
