@@ -14,6 +14,7 @@ import { ProjectController } from './projects/project.controller';
 import { ProjectRepository } from './projects/project.repository';
 import { ProjectService } from './projects/project.service';
 import { ScannerController } from './scanners/scanner.controller';
+import { ProjectReferencesRepository } from './scanners/project-references.repository';
 import { ScannerRepository } from './scanners/scanner.repository';
 import { ScannerService } from './scanners/scanner.service';
 
@@ -54,6 +55,7 @@ export class ProjectsModule implements OnApplicationShutdown {
         ScannerRepository,
         DatasetRepository,
         ProjectRepository,
+        ProjectReferencesRepository,
         ProjectsEventPublisher,
         ScannerService,
         DatasetService,

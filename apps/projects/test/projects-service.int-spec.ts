@@ -121,9 +121,16 @@ describe('projects service over NATS', () => {
     const lines = ['prompt,label'];
     const expected = { tp: 0, fp: 0, tn: 0 };
     for (let i = 0, size = 0; size < 2.2 * DATASET_PART_BYTES; i++, size += lines[lines.length - 1].length + 1) {
-      if (i % 1000 === 999) (lines.push(`"not a secret, really",false`), expected.fp++);
-      else if (i % 2 === 0) (lines.push(`my secret number ${i},true`), expected.tp++);
-      else (lines.push(`hello ${i},0`), expected.tn++);
+      if (i % 1000 === 999) {
+        lines.push(`"not a secret, really",false`);
+        expected.fp++;
+      } else if (i % 2 === 0) {
+        lines.push(`my secret number ${i},true`);
+        expected.tp++;
+      } else {
+        lines.push(`hello ${i},0`);
+        expected.tn++;
+      }
     }
     const csv = Buffer.from(lines.join('\n'));
     const parts = [0, 1, 2].map((i) => csv.subarray(i * DATASET_PART_BYTES, (i + 1) * DATASET_PART_BYTES));

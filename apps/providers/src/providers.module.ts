@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { assertProductionReady, PROVIDERS_CONFIG, PROVIDERS_LOGGER, type ProvidersConfig } from './config';
 import { PrismaService } from './prisma/prisma.service';
 import { ProviderController } from './providers/provider.controller';
+import { ProviderTesterController } from './tester/provider-tester.controller';
 import { ProviderRepository } from './providers/provider.repository';
 import { ProviderService } from './providers/provider.service';
 import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './tester/provider-tester.service';
@@ -28,7 +29,7 @@ export class ProvidersModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: ProvidersModule,
-      controllers: [ProviderController, healthController('providers', ProviderSubjects.health)],
+      controllers: [ProviderController, ProviderTesterController, healthController('providers', ProviderSubjects.health)],
       providers: [
         { provide: PROVIDERS_CONFIG, useValue: config },
         { provide: PROVIDERS_LOGGER, useValue: logger },

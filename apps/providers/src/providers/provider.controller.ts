@@ -7,18 +7,13 @@ import {
   ProviderRuntimeQuery,
   ProviderSubjects,
   SystemProviderQuery,
-  TestProviderCommand,
   UpdateProviderCommand,
 } from '@bastion/contracts';
-import { ProviderTesterService } from '../tester/provider-tester.service';
 import { ProviderService } from './provider.service';
 
 @Controller()
 export class ProviderController {
-  constructor(
-    private readonly providers: ProviderService,
-    private readonly tester: ProviderTesterService,
-  ) {}
+  constructor(private readonly providers: ProviderService) {}
 
   @MessagePattern(ProviderSubjects.listSystem)
   listSystem(@Payload() q: SystemProviderQuery) {
@@ -53,11 +48,6 @@ export class ProviderController {
   @MessagePattern(ProviderSubjects.delete)
   delete(@Payload() cmd: ProviderRefCommand) {
     return this.providers.delete(cmd);
-  }
-
-  @MessagePattern(ProviderSubjects.test)
-  test(@Payload() cmd: TestProviderCommand) {
-    return this.tester.test(cmd);
   }
 
   @MessagePattern(ProviderSubjects.runtime)

@@ -19,8 +19,8 @@ import {
   type TokenType,
 } from '@bastion/contracts';
 import type { Logger } from 'pino';
-import { RegistrationRepository } from '../admission/registration.repository';
-import { TokenViewSync } from '../admission/token-view.sync';
+import { RegistrationRepository } from './registration.repository';
+import { TokenViewSync } from './token-view.sync';
 import { CLOUD_INIT_PROVIDERS, renderCloudInit } from '../cloud-init/cloud-init';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
