@@ -1,4 +1,5 @@
-// One jest run, three projects: unit specs beside the code, integration specs against real
+// One jest run, four projects: unit specs beside the code, service specs (a service over in-memory
+// fakes of its repositories and publishers), integration specs against real
 // Postgres and NATS, and end-to-end specs that speak HTTP to the gateway. Files run in parallel:
 // global-setup gives each worker its own database and NATS (see test/global-setup.ts).
 const { availableParallelism } = require('node:os');
@@ -22,7 +23,14 @@ module.exports = {
   testTimeout: 30_000,
   maxWorkers: Number(process.env.JEST_MAX_WORKERS) || Math.max(2, availableParallelism()),
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.service\\.spec\\.ts$'],
+    },
+    // A service (`*.service.spec.ts`) over in-memory fakes of its repositories and publishers.
+    { ...common, displayName: 'service', testMatch: ['<rootDir>/apps/*/src/**/*.service.spec.ts'] },
     { ...withInfra, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.int-spec.ts'] },
     { ...withInfra, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],

@@ -1,4 +1,6 @@
 export * from './cpu-time';
+export * from './fakes';
+export * from './fixtures';
 export * from './infra';
 export * from './local-infra';
 export * from './tokens';
