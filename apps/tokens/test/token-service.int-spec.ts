@@ -1,7 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant } from '@bastion/testing';
+import { principal, uniqueTenant } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { startTokensService, testEnv } from '../../../test/support/stack';
@@ -26,13 +26,13 @@ describe('tokens service over NATS', () => {
     await service?.close();
   });
 
-  const principal = (tenant: string, role = 'admin') => ({ sub: 'svc-test', tenant, roles: [role] });
+  const admin = (tenant: string) => principal('admin', { tenant, sub: 'svc-test' });
 
   it('stores a created token in the tokens schema with the defaults', async () => {
     const tenant = uniqueTenant();
     const res = await rpc.request<{ system_metadata: { uid: string } }>(
       TokenSubjects.create,
-      { principal: principal(tenant), namespace: 'system', body: { metadata: { name: 'db-check', labels: { a: 'b' } } } },
+      { principal: admin(tenant), namespace: 'system', body: { metadata: { name: 'db-check', labels: { a: 'b' } } } },
       'int-1',
     );
     const { rows } = await db.query('SELECT * FROM tokens.tokens WHERE uid = $1', [res.system_metadata.uid]);
@@ -55,14 +55,14 @@ describe('tokens service over NATS', () => {
       rpc.request(TokenSubjects.create, { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } }, 'int-2'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(
-      rpc.request(TokenSubjects.get, { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
+      rpc.request(TokenSubjects.get, { principal: admin('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('namespace') });
   });
 
   it('keeps every query inside the caller\'s tenant', async () => {
     const owner = uniqueTenant();
-    await rpc.request(TokenSubjects.create, { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } }, 'int-4');
-    const other = principal(uniqueTenant());
+    await rpc.request(TokenSubjects.create, { principal: admin(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } }, 'int-4');
+    const other = admin(uniqueTenant());
     await expect(
       rpc.request(TokenSubjects.setState, { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' }, 'int-5'),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -75,7 +75,7 @@ describe('tokens service over NATS', () => {
 
   it('bumps the revision on every change', async () => {
     const tenant = uniqueTenant();
-    const p = principal(tenant);
+    const p = admin(tenant);
     await rpc.request(TokenSubjects.create, { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } }, 'int-7');
     await rpc.request(TokenSubjects.replace, { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } }, 'int-8');
     const changed = await rpc.request<{ obj: { system_metadata: { revision: string } } }>(
