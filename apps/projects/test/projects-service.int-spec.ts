@@ -12,7 +12,6 @@ import { testEnv } from '../../../test/support/stack';
 jest.setTimeout(90_000);
 
 /** The projects service on its own: real NATS requests in, real Postgres rows out. */
-
 describe('projects service over NATS', () => {
   let service: INestMicroservice;
   let nc: NatsConnection;
