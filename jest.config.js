@@ -1,5 +1,9 @@
-// One jest run, three projects: unit specs beside the code, integration specs against real
-// Postgres and NATS, and end-to-end specs that speak HTTP to the gateway.
+// One jest run, four projects: unit specs beside the code, service specs (a service over in-memory
+// fakes of its repositories and publishers), integration specs against real
+// Postgres and NATS, and end-to-end specs that speak HTTP to the gateway. Files run in parallel:
+// global-setup gives each worker its own database and NATS (see test/global-setup.ts).
+const { availableParallelism } = require('node:os');
+
 const swc = ['@swc/jest', { swcrc: false, ...require('./scripts/swc-options') }];
 const common = {
   testEnvironment: 'node',
@@ -7,27 +11,27 @@ const common = {
   moduleNameMapper: { '^@bastion/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   setupFiles: ['reflect-metadata'],
 };
+const withInfra = {
+  ...common,
+  testEnvironment: '<rootDir>/test/worker-environment.ts',
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+};
 module.exports = {
-  // A busy machine (or CI) can take seconds to start a set of services: hooks and tests get room.
+  // Most integration time is spent waiting on Postgres and NATS, so more workers than cores pays.
+  // Hooks start whole services; on a loaded machine (or beside other workers) that takes seconds.
   testTimeout: 30_000,
-  // Integration and e2e files share one NATS, where services answer on fixed subjects: run files one
-  // at a time so a test that stops a service sees it gone.
-  maxWorkers: 1,
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS) || Math.max(2, availableParallelism()),
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
     {
       ...common,
-      displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.int-spec.ts'],
-      globalSetup: '<rootDir>/test/global-setup.ts',
-      globalTeardown: '<rootDir>/test/global-teardown.ts',
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.service\\.spec\\.ts$'],
     },
-    {
-      ...common,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/global-setup.ts',
-      globalTeardown: '<rootDir>/test/global-teardown.ts',
-    },
+    // A service (`*.service.spec.ts`) over in-memory fakes of its repositories and publishers.
+    { ...common, displayName: 'service', testMatch: ['<rootDir>/apps/*/src/**/*.service.spec.ts'] },
+    { ...withInfra, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.int-spec.ts'] },
+    { ...withInfra, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

@@ -13,7 +13,7 @@ const APPS = ['gateway', 'tokens', 'providers', 'projects', 'prompts', 'message-
 const work = mkdtempSync(path.join(tmpdir(), 'bastion-images-'));
 const pnpm = (args, cwd = root) => execFileSync('pnpm', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 
-function startsListening(dir, app) {
+function startsListening(dir) {
   return new Promise((resolve) => {
     const env = { ...process.env, NODE_ENV: 'development', HEALTH_PORT: '0', GATEWAY_PORT: '0', LOG_LEVEL: 'info' };
     const child = spawn(process.execPath, ['dist/main.js'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -39,7 +39,7 @@ async function main() {
   for (const app of APPS) {
     const dir = path.join(work, app);
     pnpm(['--filter', `@bastion/${app}`, 'deploy', '--prod', '--legacy', dir]);
-    const { ok, out } = await startsListening(dir, app);
+    const { ok, out } = await startsListening(dir);
     console.log(`  ${ok ? 'ok  ' : 'FAIL'}  ${app} starts from its production-only folder`);
     if (!ok) {
       failed++;

@@ -47,6 +47,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   beforeEach(() => {
     upstream.reply = undefined;
     upstream.streamDelayMs = 2;
+    upstream.answerDelayMs = 0;
   });
 
   /** A tenant with an Anthropic provider on the mock, a live project, and a project-scoped SDK client. */
@@ -206,9 +207,14 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
 
   it('answers 504 when the provider is too slow and 502 when it cannot be reached, and records both', async () => {
     const { admin, key } = await setup();
-    upstream.streamDelayMs = 2000;
-    const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'x' }] } });
-    expect([200, 504]).toContain(slow.status);
+    // The provider says nothing, not even its headers, for longer than UPSTREAM_TIMEOUT_MS (1.5 s).
+    upstream.answerDelayMs = 3000;
+    for (const stream of [false, true]) {
+      const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream, messages: [{ role: 'user', content: 'x' }] } });
+      expect(slow.status).toBe(504);
+      expect(slow.body).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
+    }
+    upstream.answerDelayMs = 0;
     // Moving a provider takes its secrets sent again (they are bound to where they go).
     const moved = await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } } });
     expect(moved.status).toBe(200);

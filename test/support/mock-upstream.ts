@@ -29,7 +29,7 @@ export class MockUpstream {
       req.on('end', () => {
         const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         this.requests.push(rec);
-        if (rec.url.startsWith('/v1/messages')) return this.anthropic(rec, res);
+        if (rec.url.startsWith('/v1/messages')) return void setTimeout(() => this.anthropic(rec, res), this.answerDelayMs);
         const custom = this.answer?.(rec);
         const reply = custom ?? this.defaultAnswer(rec);
         setTimeout(() => {
@@ -103,6 +103,9 @@ export class MockUpstream {
 
   /** Pause between streamed events (ms), so tests can disconnect mid-stream. */
   streamDelayMs = 2;
+
+  /** Pause before /v1/messages answers at all, headers included (ms), so tests can outlast a timeout. */
+  answerDelayMs = 0;
 
   private defaultAnswer(req: RecordedRequest): { status: number; body: string; headers?: Record<string, string>; delayMs?: number } {
     if (req.url.startsWith('/v1/chat/completions')) {

@@ -18,6 +18,7 @@ import { ProjectController } from './projects/project.controller';
 import { ProjectRepository } from './projects/project.repository';
 import { ProjectService } from './projects/project.service';
 import { ScannerController } from './scanners/scanner.controller';
+import { ProjectReferencesRepository } from './scanners/project-references.repository';
 import { ScannerRepository } from './scanners/scanner.repository';
 import { ScannerService } from './scanners/scanner.service';
 
@@ -62,6 +63,7 @@ export class ProjectsModule implements OnApplicationShutdown {
         ProjectRepository,
         ApiKeyRepository,
         ApiKeyService,
+        ProjectReferencesRepository,
         ProjectsEventPublisher,
         ScannerService,
         DatasetService,

@@ -8,9 +8,10 @@ import { Client } from 'pg';
 import { startProjectsService } from '../../../test/support/projects';
 import { testEnv } from '../../../test/support/stack';
 
-/** The projects service on its own: real NATS requests in, real Postgres rows out. */
-jest.setTimeout(30_000);
+// Dataset runs of a few MB take seconds, far more on a busy machine; what is tested is not their speed.
+jest.setTimeout(90_000);
 
+/** The projects service on its own: real NATS requests in, real Postgres rows out. */
 describe('projects service over NATS', () => {
   let service: INestMicroservice;
   let nc: NatsConnection;
@@ -20,7 +21,7 @@ describe('projects service over NATS', () => {
   beforeAll(async () => {
     service = await startProjectsService();
     nc = await connectNats(testEnv().NATS_URL, 'int-test');
-    rpc = new NatsRpcClient(nc, 10_000);
+    rpc = new NatsRpcClient(nc, 60_000);
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
   });
@@ -123,9 +124,16 @@ describe('projects service over NATS', () => {
     const lines = ['prompt,label'];
     const expected = { tp: 0, fp: 0, tn: 0 };
     for (let i = 0, size = 0; size < 2.2 * DATASET_PART_BYTES; i++, size += lines[lines.length - 1].length + 1) {
-      if (i % 1000 === 999) (lines.push(`"not a secret, really",false`), expected.fp++);
-      else if (i % 2 === 0) (lines.push(`my secret number ${i},true`), expected.tp++);
-      else (lines.push(`hello ${i},0`), expected.tn++);
+      if (i % 1000 === 999) {
+        lines.push(`"not a secret, really",false`);
+        expected.fp++;
+      } else if (i % 2 === 0) {
+        lines.push(`my secret number ${i},true`);
+        expected.tp++;
+      } else {
+        lines.push(`hello ${i},0`);
+        expected.tn++;
+      }
     }
     const csv = Buffer.from(lines.join('\n'));
     const parts = [0, 1, 2].map((i) => csv.subarray(i * DATASET_PART_BYTES, (i + 1) * DATASET_PART_BYTES));

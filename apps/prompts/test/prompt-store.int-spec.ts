@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
-import { PromptSubjects, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
+import { PromptSubjects, PROXY_STREAM, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
 import { uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import { PROMPTS_STORE_DURABLE } from '../src/store/prompt-record.consumer';
 import { promptRecord, publishRecords, startPromptsService } from '../../../test/support/prompts';
 import { testEnv } from '../../../test/support/stack';
 
@@ -114,10 +115,14 @@ describe('prompt store', () => {
     const tenant = uniqueTenant();
     await service!.close();
     service = undefined;
+    const jsm = await jetstreamManager(nc);
+    const pending = async () => (await jsm.consumers.info(PROXY_STREAM, PROMPTS_STORE_DURABLE)).num_pending;
+    const before = await pending();
     const missed = Array.from({ length: 5 }, (_, i) => promptRecord(tenant, { input: `while down ${i}` }));
     await publishRecords(nc, missed);
     await publishRecords(nc, [missed[0]], { duplicate: true });
-    await new Promise((r) => setTimeout(r, 300));
+    // All six (five and a redelivered copy) wait in the store's durable, and none was stored.
+    expect(await pending()).toBe(before + 6);
     expect(await rowsOf(tenant)).toEqual([]);
 
     service = await startPromptsService();

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { assertProductionReady, PROVIDERS_CONFIG, PROVIDERS_LOGGER, type ProvidersConfig } from './config';
 import { PrismaService } from './prisma/prisma.service';
 import { ProviderController } from './providers/provider.controller';
+import { ProviderTesterController } from './tester/provider-tester.controller';
 import { ProviderRepository } from './providers/provider.repository';
 import { ProviderService } from './providers/provider.service';
 import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './tester/provider-tester.service';
@@ -29,7 +30,7 @@ export class ProvidersModule implements OnApplicationShutdown {
     assertProductionReady(config);
     return {
       module: ProvidersModule,
-      controllers: [ProviderController, healthController('providers', ProviderRpc.health)],
+      controllers: [ProviderController, ProviderTesterController, healthController('providers', ProviderRpc.health)],
       providers: [
         // Every request this service answers is checked against RPC_POLICY, one guard for all.
         { provide: APP_GUARD, useClass: RpcAccessGuard },

@@ -39,6 +39,11 @@ export class TokensConfig extends DatabaseConfig {
   @IsInt()
   @Min(1000)
   ADMISSION_AUDIT_SWEEP_INTERVAL_MS = 3_600_000;
+
+  /** How often each replica reloads the signing keys, so it signs with a key another replica rotated in (ms). */
+  @IsInt()
+  @Min(100)
+  SIGNING_KEY_REFRESH_MS = 60_000;
 }
 
 export const TOKENS_CONFIG = Symbol('TOKENS_CONFIG');

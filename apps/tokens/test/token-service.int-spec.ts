@@ -26,7 +26,7 @@ describe('tokens service over NATS', () => {
     await service?.close();
   });
 
-  const principal = (tenant: string, role = 'admin') => ({ sub: 'svc-test', tenant, roles: [role] });
+  const admin = (tenant: string) => principal('admin', { tenant, sub: 'svc-test' });
 
   it('stores a created token in the tokens schema with the defaults', async () => {
     const tenant = uniqueTenant();

@@ -31,7 +31,7 @@ import { isUuid, versionName } from '../domain/versions';
 import { ProjectsEventPublisher } from '../events/projects-event.publisher';
 import type { Scanner, ScannerVersion } from '../generated/prisma/client';
 import { PROJECTS_LOGGER } from '../logger';
-import { ProjectRepository } from '../projects/project.repository';
+import { ProjectReferencesRepository } from './project-references.repository';
 import { type LatestRuns, packageView, scannerView, versionMeta, versionView } from './scanner.mapper';
 import { ScannerRepository, type ScannerUpdatePlan } from './scanner.repository';
 
@@ -43,7 +43,7 @@ import { ScannerRepository, type ScannerUpdatePlan } from './scanner.repository'
 export class ScannerService implements OnApplicationBootstrap {
   constructor(
     private readonly scanners: ScannerRepository,
-    private readonly projects: ProjectRepository,
+    private readonly projects: ProjectReferencesRepository,
     private readonly events: ProjectsEventPublisher,
     @Inject(PROJECTS_LOGGER) private readonly logger: Logger,
   ) {}

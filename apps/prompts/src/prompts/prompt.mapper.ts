@@ -19,7 +19,7 @@ type Loose = Record<string, unknown>;
  * character) would fail its insert on every redelivery, so it is stored with U+FFFD instead.
  */
 export function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value) as T;
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
   if (Array.isArray(value)) return value.map(withoutNul) as T;
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;

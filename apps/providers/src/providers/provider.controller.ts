@@ -7,19 +7,14 @@ import {
   ProviderRpc,
   ProviderRuntimeQuery,
   SystemProviderQuery,
-  TestProviderCommand,
   UpdateProviderCommand,
 } from '@bastion/contracts';
 import { Handles } from '@bastion/platform';
-import { ProviderTesterService } from '../tester/provider-tester.service';
 import { ProviderService } from './provider.service';
 
 @Controller()
 export class ProviderController {
-  constructor(
-    private readonly providers: ProviderService,
-    private readonly tester: ProviderTesterService,
-  ) {}
+  constructor(private readonly providers: ProviderService) {}
 
   @Handles(ProviderRpc.listSystem)
   listSystem(@Payload() q: SystemProviderQuery) {
@@ -54,11 +49,6 @@ export class ProviderController {
   @Handles(ProviderRpc.delete)
   delete(@Payload() cmd: ProviderRefCommand) {
     return this.providers.delete(cmd);
-  }
-
-  @Handles(ProviderRpc.test)
-  test(@Payload() cmd: TestProviderCommand) {
-    return this.tester.test(cmd);
   }
 
   @Handles(ProviderRpc.runtime)

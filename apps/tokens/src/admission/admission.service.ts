@@ -5,7 +5,6 @@ import {
   DomainError,
   ErrorCode,
   type ListRegistrationsCommand,
-  type Principal,
   type RegisterSiteCommand,
   type RegistrationListResponse,
   type RegistrationObject,
@@ -29,8 +28,8 @@ import { parseLabelFilter } from '../tokens/label-filter';
 import { TokenRepository } from '../tokens/token.repository';
 import { TokenEventPublisher } from '../tokens/token-event.publisher';
 import { registrationListItem, registrationObject } from './registration.mapper';
-import { RegistrationRepository } from './registration.repository';
-import { admissionTokenOf, TokenViewSync } from './token-view.sync';
+import { RegistrationRepository } from '../tokens/registration.repository';
+import { admissionTokenOf, TokenViewSync } from '../tokens/token-view.sync';
 
 /** Names the replica that published an admission event, so it does not count its own refusals twice. */
 const ORIGIN_HEADER = 'x-bastion-origin';

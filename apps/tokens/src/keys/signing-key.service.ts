@@ -7,7 +7,6 @@ import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { SigningKeyRepository } from './signing-key.repository';
 
 const ALG = 'EdDSA';
-const REFRESH_MS = 60_000;
 
 interface LoadedKey {
   kid: string;
@@ -55,7 +54,7 @@ export class SigningKeyService implements OnModuleInit, OnModuleDestroy {
       await this.repo.activate(await this.newKey(), true);
       await this.reload();
     }
-    this.refreshTimer = setInterval(() => void this.reload().catch(() => undefined), REFRESH_MS);
+    this.refreshTimer = setInterval(() => void this.reload().catch(() => undefined), this.config.SIGNING_KEY_REFRESH_MS);
     this.refreshTimer.unref();
   }
 

@@ -18,10 +18,9 @@ import {
   type TokenType,
 } from '@bastion/contracts';
 import type { Logger } from 'pino';
-import { RegistrationRepository } from '../admission/registration.repository';
-import { TokenViewSync } from '../admission/token-view.sync';
+import { RegistrationRepository } from './registration.repository';
+import { admissionTokenOf, TokenViewSync } from './token-view.sync';
 import { CLOUD_INIT_PROVIDERS, type CloudInitProvider, cloudInitProvider, renderCloudInit, reusableSiteJwt } from '../cloud-init/cloud-init';
-import { admissionTokenOf } from '../admission/token-view.sync';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';

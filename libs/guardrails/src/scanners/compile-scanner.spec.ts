@@ -1,3 +1,4 @@
+import { cpuStopwatch } from '@bastion/testing';
 import { ScannerConfigError } from '../config/config-problem';
 import type { ScannerConfig } from '../config/scanner-config';
 import { MAX_SCAN_MATCHES, MAX_SCAN_TEXT_BYTES } from '../config/scanner-limits';
@@ -66,23 +67,24 @@ describe('compileScanner', () => {
     });
 
     it('defaults to MAX_SCAN_MATCHES', () => {
-      const scanner = compileScanner({ type: 'regex', pattern: 'a' });
+      // A generous time budget: this test is about the match cap, not about how busy the machine is.
+      const scanner = compileScanner({ type: 'regex', pattern: 'a' }, { timeBudgetMs: 60_000 });
       expect(scanner.scan('a'.repeat(MAX_SCAN_MATCHES)).data.matches).toHaveLength(MAX_SCAN_MATCHES);
-      expect(() => scanner.scan('a'.repeat(MAX_SCAN_MATCHES + 1))).toThrow(ScanLimitError);
+      expect(() => scanner.scan('a'.repeat(MAX_SCAN_MATCHES + 1))).toThrow(expect.objectContaining({ limit: 'matches' }));
     });
   });
 
   describe('the time budget', () => {
     it('stops a scan whose every match searches to the end of the text (quadratic overall)', () => {
-      const scanner = compileScanner({ type: 'regex', pattern: 'a.*b|a' }, { timeBudgetMs: 50 });
-      const started = performance.now();
-      expect(() => scanner.scan('a'.repeat(200_000))).toThrow(expect.objectContaining({ limit: 'time', max: 50 }));
-      // Unchecked, this scan takes over half a minute.
-      expect(performance.now() - started).toBeLessThan(1_000);
+      const scanner = compileScanner({ type: 'regex', pattern: 'a.*b|a' }, { timeBudgetMs: 500 });
+      const cpuMs = cpuStopwatch();
+      expect(() => scanner.scan('a'.repeat(200_000))).toThrow(expect.objectContaining({ limit: 'time', max: 500 }));
+      // Unchecked, this scan takes over half a minute of CPU.
+      expect(cpuMs()).toBeLessThan(5_000);
     });
 
     it('leaves ordinary scans alone', () => {
-      const scanner = compileScanner({ type: 'pii' }, { timeBudgetMs: 50 });
+      const scanner = compileScanner({ type: 'pii' }, { timeBudgetMs: 500 });
       expect(scanner.scan('mail jane@example.com '.repeat(1_000)).data.matches).toHaveLength(1_000);
     });
   });
@@ -120,9 +122,9 @@ describe('compileScanner', () => {
 
     it('stays linear on the classic catastrophic pattern (a+)+$', () => {
       const scanner = compileScanner({ type: 'regex', pattern: '(a+)+$' });
-      const started = performance.now();
+      const cpuMs = cpuStopwatch();
       expect(scanner.scan(`${'a'.repeat(100_000)}!`).outcome).toBe('passed');
-      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(cpuMs()).toBeLessThan(1_000);
     });
   });
 

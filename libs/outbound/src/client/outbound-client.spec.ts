@@ -225,9 +225,8 @@ describe('OutboundClient against a local server', () => {
 
 describe('OutboundClient refusals that need no server', () => {
   it('refuses the metadata endpoint at once, without trying to connect', async () => {
-    const started = Date.now();
+    // A connection attempt to this unroutable address would end as a 'timeout', not 'blocked_address'.
     const err = await failure(client({ timeoutMs: 10_000 }).request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }));
-    expect(Date.now() - started).toBeLessThan(200);
     expect(err.kind).toBe('blocked_address');
     expect(err.message).toBe('refused: 169.254.169.254 is a link-local/metadata address (set OUTBOUND_ALLOWLIST to allow it)');
   });
@@ -271,11 +270,10 @@ describe('OutboundClient failures', () => {
   it('gives up at the deadline on a server that never answers', async () => {
     const silent = await startServer(() => undefined);
     try {
-      const started = Date.now();
+      // Without the deadline this request would wait for ever (and the test hit jest's timeout).
       const err = await failure(client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${silent.port}/`, timeoutMs: 150 }));
       expect(err.kind).toBe('timeout');
       expect(err.message).toBe(`http://127.0.0.1:${silent.port} did not answer within 150 ms`);
-      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       await silent.close();
     }

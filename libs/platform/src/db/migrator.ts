@@ -95,7 +95,7 @@ export async function migrate(databaseUrl: string, source: MigrationSource): Pro
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${m.name} in schema ${source.schema} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${m.name} in schema ${source.schema} failed: ${(err as Error).message}`, { cause: err });
       }
       done.push(m.name);
     }

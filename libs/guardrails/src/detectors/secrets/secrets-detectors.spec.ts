@@ -1,8 +1,10 @@
+import { cpuStopwatch } from '@bastion/testing';
 import { compileScanner } from '../../scanners/compile-scanner';
 import type { SecretsDetectorId } from './secrets-detectors';
 
+// A generous time budget: these tests are about what is found (and CPU time), not how busy the machine is.
 function found(detector: SecretsDetectorId, text: string): string[] {
-  const scanner = compileScanner({ type: 'secrets', detectors: [detector] }, { includeText: true });
+  const scanner = compileScanner({ type: 'secrets', detectors: [detector] }, { includeText: true, timeBudgetMs: 60_000 });
   return scanner.scan(text).data.matches.map((m) => m[3] ?? '');
 }
 
@@ -86,9 +88,9 @@ describe('private-key', () => {
 
   it('stays linear on many BEGIN lines without an END', () => {
     const text = '-----BEGIN PRIVATE KEY-----\nAAAA\n'.repeat(9_000);
-    const started = performance.now();
+    const cpuMs = cpuStopwatch();
     expect(found('private-key', text)).toHaveLength(9_000);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(cpuMs()).toBeLessThan(2_000);
   });
 });
 

@@ -10,7 +10,7 @@ import type { AdmissionToken } from '../domain/admission-rules';
 import { sha256Hex, TokenView } from '../domain/token-view';
 import type { Token } from '../generated/prisma/client';
 import { TOKENS_LOGGER } from '../logger';
-import { TokenRepository } from '../tokens/token.repository';
+import { TokenRepository } from './token.repository';
 
 export function admissionTokenOf(t: Token): AdmissionToken {
   return {
