@@ -114,7 +114,8 @@ export class TokenRepository {
         const choice = await decide(tokens);
         if ('existing' in choice) return { token: choice.existing, created: false };
         return { token: await tx.token.create({ data: choice.create }), created: true };
-      });
+        // Waiting for the lock counts against the transaction: a burst of calls for one site queues here.
+      }, { maxWait: 10_000, timeout: 15_000 });
     } catch (err) {
       translatePrismaError(err, { alreadyExists: 'Object already exists' });
     }
