@@ -1,37 +1,193 @@
 #!/usr/bin/env node
-// Message proxy benchmark, against a running stack whose proxy may reach 127.0.0.1:
-//   OUTBOUND_ALLOWLIST=127.0.0.1 pnpm start            (one shell)
-//   pnpm bench:proxy [-- --duration 10 --url http://127.0.0.1:8080]
-// Measures (a) requests/s at 32 concurrent connections and (b) p50/p99 latency at a fixed
-// 200 requests/s, for: the mock upstream called directly, the proxy with no scanners, and the proxy
-// with three regex scanners and the PII pack on both directions. Prints figures and ratios.
-const { spawn } = require('node:child_process');
+// The guarded path next to a peer gateway, in one run on one machine: `pnpm bench:proxy`
+// (build first: `pnpm db:generate && pnpm build`). See README.md beside this file.
+//
+// Starts, each as its own process: a mock Anthropic upstream, Portkey OSS (no guardrails, no
+// logging) and our whole stack (its own nats-server, a fresh database, every app's dist/main.js).
+// For each path it measures CPU ms per request summed over every process involved (from
+// /proc/<pid>/stat, after a warm-up), req/s at 32 connections and sequential p50/p99, for JSON and
+// streaming requests; then time to first text of a slow stream and CPU per MB of streamed answer.
+'use strict';
+const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync, mkdtempSync, rmSync, existsSync } = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
-const { signDevToken } = require('../../libs/auth/dist/index.js');
+const { Client } = require('pg');
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    url: { type: 'string', default: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '32' },
-    rate: { type: 'string', default: '200' },
-  },
-});
-const duration = Number(values.duration);
-const connections = Number(values.connections);
-const rate = Number(values.rate);
-const gateway = values.url;
+const root = path.join(__dirname, '..', '..');
+const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const cfg = {
+  warmup: int('BENCH_WARMUP', 3000),
+  requests: int('BENCH_REQUESTS', 6000),
+  loadConnections: int('BENCH_LOAD_CONNECTIONS', 16),
+  rpsConnections: int('BENCH_RPS_CONNECTIONS', 32),
+  rpsSeconds: int('BENCH_RPS_SECONDS', 5),
+  sequential: int('BENCH_SEQUENTIAL', 500),
+  ttftSamples: int('BENCH_TTFT_SAMPLES', 12),
+  ttftChars: int('BENCH_TTFT_CHARS', 600),
+  mbRequests: int('BENCH_MB_REQUESTS', 3),
+  mbChars: int('BENCH_MB_CHARS', 1 << 20),
+  mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
+  only: (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
+};
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const MS_PER_TICK = 1000 / CLK_TCK;
+const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'bench-proxy-'));
 
-const body = JSON.stringify({
-  model: 'claude-bench',
-  max_tokens: 64,
-  messages: [{ role: 'user', content: 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.' }],
-});
+const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
+const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
+const bodyFor = (model, stream) => JSON.stringify({ model, max_tokens: 64, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: PROMPT }] });
 
-async function api(method, route, auth, payload) {
+// ---------------------------------------------------------------------------------------------
+// Processes and their CPU
+
+/** Every process we started or measure: name, group (mock, portkey, ours) and pid. */
+const processes = [];
+const children = [];
+
+function cpuTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ticks per process name, Postgres backends of our database included. */
+async function snapshot(pg, dbName) {
+  const out = new Map();
+  for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
+  const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
+  for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
+  return out;
+}
+
+/** ms of CPU spent between two snapshots, per process and summed per group. */
+function cpuBetween(before, after) {
+  const perProcess = {};
+  const perGroup = {};
+  for (const [name, a] of after) {
+    const b = before.get(name);
+    const ms = (a.ticks - (b ? b.ticks : 0)) * MS_PER_TICK;
+    const key = a.postgres ? 'postgres backends' : name;
+    perProcess[key] = (perProcess[key] ?? 0) + ms;
+    perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
+  }
+  return { perProcess, perGroup };
+}
+
+function start(name, group, args, env = {}, opts = {}) {
+  const log = path.join(LOG_DIR, `${name}.log`);
+  const fd = require('node:fs').openSync(log, 'a');
+  const child = spawn(args[0], args.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', opts.pipe ? 'pipe' : fd, fd], cwd: root });
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`${name} exited (${signal ?? code}); see ${log}`);
+  });
+  children.push(child);
+  processes.push({ name, group, pid: child.pid });
+  return child;
+}
+
+let stopping = false;
+async function stopAll() {
+  stopping = true;
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => {
+      const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 8000);
+      c.on('exit', () => { clearTimeout(t); r(); });
+    }))),
+  );
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 90_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {}
+    if (Date.now() > end) throw new Error(`${what} did not come up in ${timeoutMs / 1000} s (logs in ${LOG_DIR})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const statusOf = (url) => fetch(url).then((r) => r.status).catch(() => 0);
+
+// ---------------------------------------------------------------------------------------------
+// The three paths
+
+async function startMock() {
+  const child = start('mock', 'mock', [process.execPath, path.join(__dirname, 'mock-anthropic.js')], {}, { pipe: true });
+  const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
+  return url;
+}
+
+async function startPortkey() {
+  const pkg = path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [root] }));
+  const port = await freePort();
+  start('portkey', 'portkey', [process.execPath, '--require', path.join(__dirname, 'portkey-node24-shim.js'), path.join(pkg, 'build', 'start-server.js'), `--port=${port}`, '--headless']);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('Portkey', async () => (await statusOf(url)) > 0);
+  return url;
+}
+
+async function startOurs(adminUrl) {
+  const natsPort = await freePort();
+  const natsDir = path.join(LOG_DIR, 'nats');
+  start('nats-server', 'ours', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
+  await waitFor('nats-server', () => new Promise((resolve) => {
+    const s = net.connect(natsPort, '127.0.0.1', () => { s.end(); resolve(true); });
+    s.on('error', () => resolve(false));
+  }));
+
+  const dbName = `bench_proxy_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName}`);
+  await admin.query(`create database ${dbName}`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl.href }, stdio: 'ignore' });
+
+  const gatewayPort = Number(process.env.GATEWAY_PORT ?? 0) || (await freePort());
+  const env = {
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    DATABASE_URL: dbUrl.href,
+    GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_HOST: '127.0.0.1',
+    HEALTH_PORT: '0',
+    OUTBOUND_ALLOWLIST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    NODE_ENV: 'development',
+  };
+  for (const app of APPS) {
+    const main = path.join(root, 'apps', app, 'dist', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
+    start(app, 'ours', [process.execPath, main], env);
+  }
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
+  return { url, dbName, admin };
+}
+
+async function api(gateway, method, route, auth, payload) {
   const res = await fetch(`${gateway}${route}`, {
     method,
     headers: { authorization: auth, 'content-type': 'application/json' },
@@ -42,17 +198,12 @@ async function api(method, route, auth, payload) {
   return text ? JSON.parse(text) : null;
 }
 
-async function startMock() {
-  const child = spawn(process.execPath, [path.join(__dirname, 'mock-anthropic.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
-  return { child, url };
-}
-
-/** A tenant with the mock as an Anthropic provider, a plain project and a guarded one. */
-async function setup(mockUrl) {
+/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
+async function setupTenant(gateway, mockUrl) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
   const tenant = `bench-${Date.now().toString(36)}`;
   const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
-  await api('POST', '/backend/v1/providers', admin, {
+  await api(gateway, 'POST', '/backend/v1/providers', admin, {
     name: 'bench-claude',
     systemProvider: 'anthropic',
     inputs: { baseUrl: mockUrl },
@@ -61,63 +212,229 @@ async function setup(mockUrl) {
     requestConcurrencyLimit: { requests: 100000, decayPerSecond: 100000 },
   });
   const projectToken = async (name, guarded) => {
-    const project = await api('POST', '/backend/v1/projects', admin, { name });
+    const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
     const id = project.id ?? project.project.id;
     if (guarded) {
-      const patterns = [['\\bpassword\\s*[:=]\\s*\\S+'], ['\\b(?:api|secret)[_-]?key\\b'], ['\\bconfidential\\b']];
+      const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
       for (const [i, p] of patterns.entries()) {
-        const scanner = await api('POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: p }, direction: 'both' });
-        await api('POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
+        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: [p] }, direction: 'both' });
+        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
       }
-      const packages = await api('GET', '/backend/v1/packages', admin);
-      const pii = (packages.packages ?? packages).find((p) => p.name === 'pii' || p.config?.type === 'pii' || p.type === 'pii');
-      await api('POST', `/backend/v1/projects/${id}/packages`, admin, { id: pii.id, mode: 'redact', blocking: true, enabled: true, direction: 'both' });
     }
-    await api('PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
+    await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
     return signDevToken({ tenant, roles: ['member'], project: id });
   };
   return { plain: await projectToken('bench-plain', false), guarded: await projectToken('bench-guarded', true) };
 }
 
-function load(url, headers, opts) {
-  return autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duration, ...opts });
+// ---------------------------------------------------------------------------------------------
+// Load and latency
+
+function loadFixed(target, stream, connections, amount) {
+  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, amount, timeout: 30 });
 }
 
-const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+function loadFor(target, stream, connections, duration) {
+  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, duration, timeout: 30 });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One request; resolves with the total ms, the ms until the first text delta, the status and the body size. */
+function timedRequest(target, body) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstText = null;
+    let bytes = 0;
+    const req = http.request(target.url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+        if (firstText === null && chunk.includes('"text_delta"')) firstText = performance.now() - started;
+      });
+      res.on('end', () => resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function sequential(target, stream, n) {
+  const body = bodyFor('claude-bench', stream);
+  for (let i = 0; i < Math.min(50, n); i++) await timedRequest(target, body);
+  const ms = [];
+  let failed = 0;
+  for (let i = 0; i < n; i++) {
+    const r = await timedRequest(target, body);
+    if (r.status !== 200) failed++;
+    ms.push(r.ms);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), failed };
+}
+
+/** Time to first text of a slow stream (4 characters every 15 ms), a few at a time. */
+async function firstText(target, samples) {
+  const body = bodyFor(`bench-stream-15-${cfg.ttftChars}-4`, true);
+  const firsts = [];
+  const totals = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next < samples) {
+      next++;
+      const r = await timedRequest(target, body);
+      if (r.status !== 200 || r.firstText === null) throw new Error(`${target.name}: slow stream failed (${r.status})`);
+      firsts.push(r.firstText);
+      totals.push(r.ms);
+    }
+  }));
+  firsts.sort((a, b) => a - b);
+  totals.sort((a, b) => a - b);
+  return { p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1], total: quantile(totals, 0.5) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const f = (x, d = 2) => (x === undefined || x === null || !Number.isFinite(x) ? '-' : x.toFixed(d));
+const pad = (s, n) => String(s).padStart(n);
 
 async function main() {
-  const mock = await startMock();
+  const adminUrl = (() => {
+    const u = new URL(process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+    if (!process.env.BENCH_DATABASE_ADMIN_URL) u.pathname = '/postgres';
+    return u.href;
+  })();
+  let ours;
   try {
-    const tokens = await setup(mock.url);
+    const mockUrl = await startMock();
+    const portkeyUrl = await startPortkey();
+    ours = await startOurs(adminUrl);
+    const tokens = await setupTenant(ours.url, mockUrl);
+    const pg = ours.admin;
+
+    const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
     const targets = [
-      ['upstream directly', `${mock.url}/v1/messages`, { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' }],
-      ['proxy, no scanners', `${gateway}/vendor/bench-claude/v1/messages`, { 'x-api-key': tokens.plain }],
-      ['proxy, 3 regex + PII both ways', `${gateway}/vendor/bench-claude/v1/messages`, { 'x-api-key': tokens.guarded }],
+      { name: 'mock upstream directly', group: 'mock', url: `${mockUrl}/v1/messages`, headers: { ...anthropic, 'x-api-key': 'sk-bench' } },
+      {
+        name: 'Portkey OSS',
+        group: 'portkey',
+        url: `${portkeyUrl}/v1/messages`,
+        headers: { ...anthropic, 'x-api-key': 'sk-bench', 'x-portkey-provider': 'anthropic', 'x-portkey-custom-host': `${mockUrl}/v1` },
+      },
+      { name: 'ours, no scanners', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.plain } },
+      { name: 'ours, 3 regex both ways', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.guarded } },
     ];
-    console.log(`proxy benchmark: ${duration} s per run; (a) ${connections} connections, (b) ${rate} requests/s`);
-    const rows = [];
-    for (const [name, url, headers] of targets) {
-      await load(url, headers, { connections, duration: 2 }); // warm-up
-      const a = await load(url, headers, { connections });
-      const b = await load(url, headers, { connections, overallRate: rate });
-      rows.push({ name, rps: a.requests.average, failedA: a.non2xx + a.errors, p50: b.latency.p50, p99: b.latency.p99, failedB: b.non2xx + b.errors });
+    for (const t of targets) {
+      for (const stream of [false, true]) {
+        const r = await timedRequest(t, bodyFor('claude-bench', stream));
+        if (r.status !== 200) throw new Error(`${t.name}: a first ${stream ? 'streaming' : 'JSON'} request answered ${r.status}`);
+      }
     }
-    const direct = rows[0];
-    console.log('');
-    console.log('target                           req/s @32   x direct   p50 ms @200/s   p99 ms @200/s   failed');
+
+    console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
+    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database.\n');
+
+    const rows = [];
+    for (const stream of [false, true]) {
+      for (const t of targets) {
+        const mode = stream ? 'stream' : 'JSON';
+        if (cfg.only.length && !cfg.only.some((o) => `${t.name} ${mode}`.includes(o))) continue;
+        const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
+        const before = await snapshot(pg, ours.dbName);
+        const load = await loadFixed(t, stream, cfg.loadConnections, cfg.requests);
+        const after = await snapshot(pg, ours.dbName);
+        const cpu = cpuBetween(before, after);
+        const n = load.requests.total || cfg.requests;
+        const rps = await loadFor(t, stream, cfg.rpsConnections, cfg.rpsSeconds);
+        const seq = await sequential(t, stream, cfg.sequential);
+        const failed = warm.non2xx + warm.errors + load.non2xx + load.errors + rps.non2xx + rps.errors + seq.failed;
+        const perProcess = Object.fromEntries(Object.entries(cpu.perProcess).filter(([name]) => processes.find((p) => p.name === name)?.group === t.group || (t.group === 'ours' && name === 'postgres backends')).map(([k, v]) => [k, v / n]));
+        rows.push({ name: t.name, mode, group: t.group, cpu: (cpu.perGroup[t.group] ?? 0) / n, mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n, rps: rps.requests.average, p50: seq.p50, p99: seq.p99, failed, perProcess });
+        const r = rows[rows.length - 1];
+        process.stderr.write(`  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req, ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`);
+      }
+    }
+
+    console.log('path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed');
     for (const r of rows) {
+      const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
+      const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
       console.log(
-        `${r.name.padEnd(32)} ${fmt(r.rps).padStart(9)} ${fmt(r.rps / direct.rps, 2).padStart(10)} ${fmt(r.p50, 2).padStart(15)} ${fmt(r.p99, 2).padStart(15)} ${String(r.failedA + r.failedB).padStart(8)}`,
+        `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(ratio(r.cpu, pk?.cpu), 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
     }
-    console.log('');
-    console.log('targets with scanners on: >= 2000 req/s at 32 connections, p99 < 15 ms at 200 req/s');
+    console.log('\nCPU ms per request of our processes:');
+    const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
+    console.log(`${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`);
+    for (const r of rows.filter((x) => x.group === 'ours')) {
+      console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
+    }
+
+    if (cfg.ttftSamples > 0) {
+      console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);
+      console.log('path                          first text p50 ms   max ms   whole stream p50 ms');
+      for (const t of [targets[0], targets[1], targets[2], targets[3]]) {
+        const r = await firstText(t, cfg.ttftSamples);
+        const label = t.name === 'ours, no scanners' ? 'ours, no response scanner' : t.name;
+        console.log(`${label.padEnd(29)} ${pad(f(r.p50, 1), 18)} ${pad(f(r.max, 1), 8)} ${pad(f(r.total, 1), 21)}`);
+      }
+    }
+
+    if (cfg.mbRequests > 0) {
+      const mb = cfg.mbChars / (1 << 20);
+      console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams of ${f(mb, 2)} MB of text in ${cfg.mbDeltaChars}-character deltas, sent at once):`);
+      console.log('path                      CPU ms per MB   (mock)   stream bytes per text byte');
+      const body = bodyFor(`bench-stream-0-${cfg.mbChars}-${cfg.mbDeltaChars}`, true);
+      for (const t of targets) {
+        await timedRequest(t, body);
+        const before = await snapshot(pg, ours.dbName);
+        let bytes = 0;
+        for (let i = 0; i < cfg.mbRequests; i++) {
+          const r = await timedRequest(t, body);
+          if (r.status !== 200) throw new Error(`${t.name}: the large stream answered ${r.status}`);
+          bytes += r.bytes;
+        }
+        const after = await snapshot(pg, ours.dbName);
+        const cpu = cpuBetween(before, after);
+        const total = mb * cfg.mbRequests;
+        console.log(`${t.name.padEnd(25)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 13)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / cfg.mbChars, 1), 28)}`);
+      }
+      // The same text scanned once, in this process, by the three regex scanners.
+      const { compileScanner } = require(path.join(root, 'libs', 'guardrails', 'dist', 'index.js'));
+      const scanners = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'].map((p) => compileScanner({ type: 'regex', patterns: [p] }));
+      const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
+      let text = '';
+      for (let i = 0; text.length < cfg.mbChars; i++) text += `${WORDS[i % WORDS.length]} `;
+      text = text.slice(0, cfg.mbChars);
+      const scanAll = () => {
+        for (const s of scanners) s.scan(text);
+      };
+      try {
+        scanAll();
+        const t0 = process.cpuUsage();
+        const reps = 5;
+        for (let i = 0; i < reps; i++) scanAll();
+        const used = process.cpuUsage(t0);
+        console.log(`${'3 regex scanners, once'.padEnd(25)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 13)}`);
+      } catch (err) {
+        console.log(`3 regex scanners, once: ${err.message}`);
+      }
+    }
   } finally {
-    mock.child.kill();
+    await stopAll();
+    if (ours) {
+      await ours.admin.query(`drop database if exists ${ours.dbName} with (force)`).catch(() => {});
+      await ours.admin.end().catch(() => {});
+    }
+    agent.destroy();
+    if (!process.env.BENCH_KEEP_LOGS) rmSync(LOG_DIR, { recursive: true, force: true });
   }
 }
 
 main().catch((err) => {
-  console.error(err.message);
-  process.exit(1);
+  console.error(err.stack ?? err.message);
+  process.exitCode = 1;
 });
