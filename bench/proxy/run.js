@@ -28,8 +28,9 @@ const cfg = {
   sequential: int('BENCH_SEQUENTIAL', 500),
   ttftSamples: int('BENCH_TTFT_SAMPLES', 12),
   ttftChars: int('BENCH_TTFT_CHARS', 600),
-  mbRequests: int('BENCH_MB_REQUESTS', 3),
-  mbChars: int('BENCH_MB_CHARS', 1 << 20),
+  mbRequests: int('BENCH_MB_REQUESTS', 2),
+  // Several sizes show whether the cost per MB grows with the length of the answer.
+  mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
   mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
   only: (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
 };
@@ -384,31 +385,34 @@ async function main() {
     }
 
     if (cfg.mbRequests > 0) {
-      const mb = cfg.mbChars / (1 << 20);
-      console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams of ${f(mb, 2)} MB of text in ${cfg.mbDeltaChars}-character deltas, sent at once):`);
-      console.log('path                      CPU ms per MB   (mock)   stream bytes per text byte');
-      const body = bodyFor(`bench-stream-0-${cfg.mbChars}-${cfg.mbDeltaChars}`, true);
-      for (const t of targets) {
-        await timedRequest(t, body);
-        const before = await snapshot(pg, ours.dbName);
-        let bytes = 0;
-        for (let i = 0; i < cfg.mbRequests; i++) {
-          const r = await timedRequest(t, body);
-          if (r.status !== 200) throw new Error(`${t.name}: the large stream answered ${r.status}`);
-          bytes += r.bytes;
+      console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`);
+      console.log('path                      text KB   CPU ms per MB   (mock)   stream bytes per text byte');
+      for (const chars of cfg.mbSizes) {
+        const mb = chars / (1 << 20);
+        const body = bodyFor(`bench-stream-0-${chars}-${cfg.mbDeltaChars}`, true);
+        for (const t of targets) {
+          await timedRequest(t, body);
+          const before = await snapshot(pg, ours.dbName);
+          let bytes = 0;
+          for (let i = 0; i < cfg.mbRequests; i++) {
+            const r = await timedRequest(t, body);
+            if (r.status !== 200) throw new Error(`${t.name}: the large stream answered ${r.status}`);
+            bytes += r.bytes;
+          }
+          const after = await snapshot(pg, ours.dbName);
+          const cpu = cpuBetween(before, after);
+          const total = mb * cfg.mbRequests;
+          console.log(`${t.name.padEnd(25)} ${pad(chars >> 10, 7)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 15)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / chars, 1), 28)}`);
         }
-        const after = await snapshot(pg, ours.dbName);
-        const cpu = cpuBetween(before, after);
-        const total = mb * cfg.mbRequests;
-        console.log(`${t.name.padEnd(25)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 13)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / cfg.mbChars, 1), 28)}`);
       }
+      const mb = Math.max(...cfg.mbSizes) / (1 << 20);
       // The same text scanned once, in this process, by the three regex scanners.
       const { compileScanner } = require(path.join(root, 'libs', 'guardrails', 'dist', 'index.js'));
       const scanners = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'].map((p) => compileScanner({ type: 'regex', patterns: [p] }));
       const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
       let text = '';
-      for (let i = 0; text.length < cfg.mbChars; i++) text += `${WORDS[i % WORDS.length]} `;
-      text = text.slice(0, cfg.mbChars);
+      for (let i = 0; text.length < Math.max(...cfg.mbSizes); i++) text += `${WORDS[i % WORDS.length]} `;
+      text = text.slice(0, Math.max(...cfg.mbSizes));
       const scanAll = () => {
         for (const s of scanners) s.scan(text);
       };
@@ -418,7 +422,7 @@ async function main() {
         const reps = 5;
         for (let i = 0; i < reps; i++) scanAll();
         const used = process.cpuUsage(t0);
-        console.log(`${'3 regex scanners, once'.padEnd(25)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 13)}`);
+        console.log(`${'3 regex scanners, once'.padEnd(25)} ${pad(Math.max(...cfg.mbSizes) >> 10, 7)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 15)}`);
       } catch (err) {
         console.log(`3 regex scanners, once: ${err.message}`);
       }
