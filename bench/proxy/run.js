@@ -33,6 +33,9 @@ const cfg = {
   mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
   mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
   only: (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
+  // Apps to run under `node --cpu-prof` (comma-separated, e.g. gateway,message-proxy); profiles in BENCH_PROFILE_DIR.
+  profile: (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean),
+  profileDir: process.env.BENCH_PROFILE_DIR ?? path.join(process.cwd(), 'bench-profiles'),
 };
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const MS_PER_TICK = 1000 / CLK_TCK;
@@ -181,11 +184,12 @@ async function startOurs(adminUrl) {
   for (const app of APPS) {
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
-    start(app, 'ours', [process.execPath, main], env);
+    const profile = cfg.profile.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`] : [];
+    start(app, 'ours', [process.execPath, ...profile, main], env);
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
-  return { url, dbName, admin };
+  return { url, dbName, admin, natsUrl: env.NATS_URL };
 }
 
 async function api(gateway, method, route, auth, payload) {
@@ -296,6 +300,45 @@ async function firstText(target, samples) {
   return { p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1], total: quantile(totals, 0.5) };
 }
 
+/**
+ * An authenticated route that makes one NATS call (GET /backend/v1/providers/system/anthropic),
+ * sequentially through the gateway, next to the same call made straight over NATS.
+ */
+async function oneServiceCall(ours, n) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const { connectNats, NatsRpcClient } = require(path.join(root, 'libs', 'platform', 'dist', 'index.js'));
+  const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
+  const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
+  const target = { url: `${ours.url}/backend/v1/providers/system/anthropic`, headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` } };
+  const get = () => new Promise((resolve, reject) => {
+    const started = performance.now();
+    http.get(target.url, { agent, headers: target.headers }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target.url}: ${res.statusCode}`))));
+    }).on('error', reject);
+  });
+  for (let i = 0; i < 100; i++) await get();
+  const viaGateway = [];
+  for (let i = 0; i < n; i++) viaGateway.push(await get());
+  const nc = await connectNats(ours.natsUrl, 'bench');
+  const rpc = new NatsRpcClient(nc, 5000);
+  const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
+  for (let i = 0; i < 100; i++) await call();
+  const overNats = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await call();
+    overNats.push(performance.now() - started);
+  }
+  await nc.close();
+  for (const list of [viaGateway, overNats]) list.sort((a, b) => a - b);
+  return (
+    `GET /backend/v1/providers/system/anthropic (authenticated, one service call), ${n} sequential: ` +
+    `p50 ${f(quantile(viaGateway, 0.5))} ms, p99 ${f(quantile(viaGateway, 0.99))} ms through the gateway; ` +
+    `p50 ${f(quantile(overNats, 0.5))} ms, p99 ${f(quantile(overNats, 0.99))} ms straight over NATS (target <= 1.5 ms p50 through the gateway)`
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const f = (x, d = 2) => (x === undefined || x === null || !Number.isFinite(x) ? '-' : x.toFixed(d));
@@ -333,6 +376,8 @@ async function main() {
         if (r.status !== 200) throw new Error(`${t.name}: a first ${stream ? 'streaming' : 'JSON'} request answered ${r.status}`);
       }
     }
+
+    const routeLine = cfg.sequential > 0 ? await oneServiceCall(ours, cfg.sequential) : null;
 
     console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
@@ -373,6 +418,8 @@ async function main() {
     for (const r of rows.filter((x) => x.group === 'ours')) {
       console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
     }
+
+    if (routeLine) console.log(`\n${routeLine}`);
 
     if (cfg.ttftSamples > 0) {
       console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);

@@ -10,6 +10,8 @@ import { GatewayModule } from './gateway.module';
 import { registerJsonBodyParser } from './http/json-body';
 import { requestIdFor } from './http/request-id';
 import { httpValidationPipe } from './http/validation.pipe';
+import { PhaseMetrics } from './timing/phase-metrics';
+import { type PhaseTimings, serverTimingHeader } from './timing/server-timing';
 
 /** Builds the gateway (not yet listening): used by main and by the end-to-end tests. */
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
@@ -23,7 +25,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     trustProxy: trustProxySetting(config.GATEWAY_TRUST_PROXY),
   });
   const metrics = new PlatformMetrics('gateway');
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics), adapter, {
+  const phases = new PhaseMetrics(metrics);
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics, phases), adapter, {
     logger: new PinoNestLogger(logger),
     // Our own parser reads every body as JSON (see json-body.ts).
     bodyParser: false,
@@ -41,6 +44,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     requestContext.enterWith({ requestId: String(req.id), trace: span.ctx });
     done();
   });
+  // Server-Timing on every answer whose phases were measured (authentication, service calls).
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    const timings = (req as { timings?: PhaseTimings }).timings;
+    const header = timings && serverTimingHeader(timings);
+    if (header) void reply.header('server-timing', header);
+    done(null, payload);
+  });
   fastify.addHook('onResponse', (req, reply, done) => {
     (req as { span?: HttpServerSpan }).span?.end(reply.statusCode);
     const user = (req as { user?: { tenant?: string } }).user;
@@ -51,6 +61,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     const labels = { method: req.method, route, status: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, ms / 1000);
+    const timings = (req as { timings?: PhaseTimings }).timings;
+    if (timings) phases.observe(route, timings);
     logger.info(
       { requestId: req.id, tenant: user?.tenant, method: req.method, route, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100 },
       'request',

@@ -5,6 +5,8 @@ import { AuthConfig, JwtAuthGuard, JwtStrategy } from '@bastion/auth';
 import { connectNats, NATS_CONNECTION, NatsRpcClient, PlatformMetrics } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
+import { CachedAuthGuard } from './http/cached-auth.guard';
+import { PhaseMetrics } from './timing/phase-metrics';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
 import { ProjectsController } from './projects/projects.controller';
@@ -19,7 +21,7 @@ import { TokensController } from './tokens/tokens.controller';
 export class GatewayModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
+  static forRoot(config: GatewayConfig, metrics: PlatformMetrics, phases = new PhaseMetrics(metrics)): DynamicModule {
     return {
       module: GatewayModule,
       imports: [PassportModule],
@@ -35,7 +37,9 @@ export class GatewayModule implements OnApplicationShutdown {
           useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS),
         },
         JwtStrategy,
-        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        JwtAuthGuard,
+        { provide: APP_GUARD, useClass: CachedAuthGuard },
+        { provide: PhaseMetrics, useValue: phases },
       ],
     };
   }

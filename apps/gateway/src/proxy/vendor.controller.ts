@@ -8,6 +8,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
+import { requestTimings } from '../timing/phase-metrics';
+import { remoteTimings, serverTimingHeader, splitRoundTrip } from '../timing/server-timing';
 
 class VendorParams {
   @IsString()
@@ -15,7 +17,12 @@ class VendorParams {
   provider!: string;
 }
 
-type Frame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string };
+/**
+ * The proxy's reply and stream head may carry `timing`: ms spent in `guard`, `upstream` and
+ * `record` (see ../timing/server-timing.ts); without it the whole round trip counts as `rpc`.
+ */
+type Frame = { kind: 'head'; status: number; contentType: string; promptId: string; timing?: unknown } | { kind: 'data'; data: string };
+type Reply = { status: number; body: unknown; promptId: string; timing?: unknown };
 
 /** How long a stream may stay silent before the gateway gives up on it (ms). */
 const STREAM_IDLE_MS = 120_000;
@@ -47,12 +54,11 @@ export class VendorController {
     // The body goes on as the client sent it: fields the proxy does not read are the provider's.
     const body = req.body as Record<string, unknown>;
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
+    const timings = requestTimings(req);
+    const started = performance.now();
     if (body.stream !== true) {
-      const res = await this.rpc.request<{ status: number; body: unknown; promptId: string }>(
-        ProxySubjects.messages,
-        { principal, provider: p.provider, body, headers: forward },
-        rid,
-      );
+      const res = await this.rpc.request<Reply>(ProxySubjects.messages, { principal, provider: p.provider, body, headers: forward }, rid);
+      Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
@@ -63,8 +69,12 @@ export class VendorController {
     const first = await frames.next();
     if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
     const head = first.value;
+    // The phases up to the head: what follows the head cannot be reported in a header.
+    Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(head.timing)));
+    const serverTiming = serverTimingHeader(timings);
     reply.hijack();
     reply.raw.writeHead(head.status, {
+      ...(serverTiming ? { 'server-timing': serverTiming } : {}),
       'content-type': head.contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
