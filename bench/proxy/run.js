@@ -8,16 +8,12 @@
 // /proc/<pid>/stat, after a warm-up), req/s at 32 connections and sequential p50/p99, for JSON and
 // streaming requests; then time to first text of a slow stream and CPU per MB of streamed answer.
 'use strict';
-const { spawn, execFileSync } = require('node:child_process');
-const { readFileSync, mkdtempSync, rmSync, existsSync } = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { Client } = require('pg');
+const { root, start, startOurs, stopEverything, snapshot, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
 
-const root = path.join(__dirname, '..', '..');
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const cfg = {
   warmup: int('BENCH_WARMUP', 3000),
@@ -32,107 +28,11 @@ const cfg = {
   // Several sizes show whether the cost per MB grows with the length of the answer.
   mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
   mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
-  only: (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
-  // Apps to run under `node --cpu-prof` (comma-separated, e.g. gateway,message-proxy); profiles in BENCH_PROFILE_DIR.
-  profile: (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean),
-  profileDir: process.env.BENCH_PROFILE_DIR ?? path.join(process.cwd(), 'bench-profiles'),
+  // Only the load rows whose `<path> <mode>` contains one of these ('|'-separated), e.g. 'Portkey|no scanners JSON'.
+  only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
 };
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-const MS_PER_TICK = 1000 / CLK_TCK;
-const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'bench-proxy-'));
-
-const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
 const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
 const bodyFor = (model, stream) => JSON.stringify({ model, max_tokens: 64, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: PROMPT }] });
-
-// ---------------------------------------------------------------------------------------------
-// Processes and their CPU
-
-/** Every process we started or measure: name, group (mock, portkey, ours) and pid. */
-const processes = [];
-const children = [];
-
-function cpuTicks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return null;
-  }
-}
-
-/** CPU ticks per process name, Postgres backends of our database included. */
-async function snapshot(pg, dbName) {
-  const out = new Map();
-  for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
-  const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
-  for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
-  return out;
-}
-
-/** ms of CPU spent between two snapshots, per process and summed per group. */
-function cpuBetween(before, after) {
-  const perProcess = {};
-  const perGroup = {};
-  for (const [name, a] of after) {
-    const b = before.get(name);
-    const ms = (a.ticks - (b ? b.ticks : 0)) * MS_PER_TICK;
-    const key = a.postgres ? 'postgres backends' : name;
-    perProcess[key] = (perProcess[key] ?? 0) + ms;
-    perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
-  }
-  return { perProcess, perGroup };
-}
-
-function start(name, group, args, env = {}, opts = {}) {
-  const log = path.join(LOG_DIR, `${name}.log`);
-  const fd = require('node:fs').openSync(log, 'a');
-  const child = spawn(args[0], args.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', opts.pipe ? 'pipe' : fd, fd], cwd: root });
-  child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`${name} exited (${signal ?? code}); see ${log}`);
-  });
-  children.push(child);
-  processes.push({ name, group, pid: child.pid });
-  return child;
-}
-
-let stopping = false;
-async function stopAll() {
-  stopping = true;
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-  await Promise.all(
-    children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => {
-      const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 8000);
-      c.on('exit', () => { clearTimeout(t); r(); });
-    }))),
-  );
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(what, check, timeoutMs = 90_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {}
-    if (Date.now() > end) throw new Error(`${what} did not come up in ${timeoutMs / 1000} s (logs in ${LOG_DIR})`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const statusOf = (url) => fetch(url).then((r) => r.status).catch(() => 0);
 
 // ---------------------------------------------------------------------------------------------
 // The three paths
@@ -150,46 +50,6 @@ async function startPortkey() {
   const url = `http://127.0.0.1:${port}`;
   await waitFor('Portkey', async () => (await statusOf(url)) > 0);
   return url;
-}
-
-async function startOurs(adminUrl) {
-  const natsPort = await freePort();
-  const natsDir = path.join(LOG_DIR, 'nats');
-  start('nats-server', 'ours', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
-  await waitFor('nats-server', () => new Promise((resolve) => {
-    const s = net.connect(natsPort, '127.0.0.1', () => { s.end(); resolve(true); });
-    s.on('error', () => resolve(false));
-  }));
-
-  const dbName = `bench_proxy_${process.pid}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName}`);
-  await admin.query(`create database ${dbName}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${dbName}`;
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl.href }, stdio: 'ignore' });
-
-  const gatewayPort = Number(process.env.GATEWAY_PORT ?? 0) || (await freePort());
-  const env = {
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
-    DATABASE_URL: dbUrl.href,
-    GATEWAY_PORT: String(gatewayPort),
-    GATEWAY_HOST: '127.0.0.1',
-    HEALTH_PORT: '0',
-    OUTBOUND_ALLOWLIST: '127.0.0.1',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    NODE_ENV: 'development',
-  };
-  for (const app of APPS) {
-    const main = path.join(root, 'apps', app, 'dist', 'main.js');
-    if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
-    const profile = cfg.profile.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`] : [];
-    start(app, 'ours', [process.execPath, ...profile, main], env);
-  }
-  const url = `http://127.0.0.1:${gatewayPort}`;
-  await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
-  return { url, dbName, admin, natsUrl: env.NATS_URL };
 }
 
 async function api(gateway, method, route, auth, payload) {
@@ -319,7 +179,9 @@ async function oneServiceCall(ours, n) {
   });
   for (let i = 0; i < 100; i++) await get();
   const viaGateway = [];
+  const before = await snapshot(ours.admin, ours.dbName);
   for (let i = 0; i < n; i++) viaGateway.push(await get());
+  const cpu = cpuBetween(before, await snapshot(ours.admin, ours.dbName));
   const nc = await connectNats(ours.natsUrl, 'bench');
   const rpc = new NatsRpcClient(nc, 5000);
   const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
@@ -335,7 +197,8 @@ async function oneServiceCall(ours, n) {
   return (
     `GET /backend/v1/providers/system/anthropic (authenticated, one service call), ${n} sequential: ` +
     `p50 ${f(quantile(viaGateway, 0.5))} ms, p99 ${f(quantile(viaGateway, 0.99))} ms through the gateway; ` +
-    `p50 ${f(quantile(overNats, 0.5))} ms, p99 ${f(quantile(overNats, 0.99))} ms straight over NATS (target <= 1.5 ms p50 through the gateway)`
+    `p50 ${f(quantile(overNats, 0.5))} ms, p99 ${f(quantile(overNats, 0.99))} ms straight over NATS (target <= 1.5 ms p50 through the gateway); ` +
+    `CPU ms per request through the gateway: ${f(cpu.perGroup.ours / n, 3)} (gateway ${f(cpu.perProcess.gateway / n, 3)}, providers ${f(cpu.perProcess.providers / n, 3)}, nats-server ${f(cpu.perProcess['nats-server'] / n, 3)})`
   );
 }
 
@@ -345,16 +208,11 @@ const f = (x, d = 2) => (x === undefined || x === null || !Number.isFinite(x) ? 
 const pad = (s, n) => String(s).padStart(n);
 
 async function main() {
-  const adminUrl = (() => {
-    const u = new URL(process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-    if (!process.env.BENCH_DATABASE_ADMIN_URL) u.pathname = '/postgres';
-    return u.href;
-  })();
   let ours;
   try {
     const mockUrl = await startMock();
     const portkeyUrl = await startPortkey();
-    ours = await startOurs(adminUrl);
+    ours = await startOurs();
     const tokens = await setupTenant(ours.url, mockUrl);
     const pg = ours.admin;
 
@@ -475,13 +333,8 @@ async function main() {
       }
     }
   } finally {
-    await stopAll();
-    if (ours) {
-      await ours.admin.query(`drop database if exists ${ours.dbName} with (force)`).catch(() => {});
-      await ours.admin.end().catch(() => {});
-    }
     agent.destroy();
-    if (!process.env.BENCH_KEEP_LOGS) rmSync(LOG_DIR, { recursive: true, force: true });
+    await stopEverything(ours);
   }
 }
 

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { devPublicKey } from '@bastion/auth';
-import { type HttpServerSpan, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
+import { type HttpServerSpan, memoizeValidationMetadata, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
@@ -18,6 +18,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   if (config.NODE_ENV === 'production' && !config.AUTH_JWKS_URL && (!config.AUTH_PUBLIC_KEY || config.AUTH_PUBLIC_KEY === devPublicKey())) {
     throw new Error('AUTH_JWKS_URL or AUTH_PUBLIC_KEY must be set in production; the development key is public');
   }
+  memoizeValidationMetadata();
   const adapter = new FastifyAdapter({
     genReqId: requestIdFor,
     bodyLimit: config.BODY_LIMIT_BYTES,

@@ -21,3 +21,4 @@ export * from './ops/ops-server';
 export * from './tracing';
 export * from './nats/health.controller';
 export * from './crypto/dev-encryption-keys';
+export * from './config/validation-metadata-cache';

@@ -2,6 +2,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { Logger } from 'pino';
+import { memoizeValidationMetadata } from '../config/validation-metadata-cache';
 import { PinoNestLogger } from '../logging/logger';
 import type { PlatformMetrics } from '../ops/metrics';
 import { RequestContextInterceptor } from './request-context.interceptor';
@@ -18,6 +19,7 @@ export interface ServiceAppOptions {
 
 /** Builds a NATS microservice with the platform's validation, error filter and request context. */
 export async function createServiceApp(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
+  memoizeValidationMetadata();
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module as never, {
     transport: Transport.NATS,
     options: { servers: options.natsUrl.split(','), queue: options.queue, name: options.queue },
