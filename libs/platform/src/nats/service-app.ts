@@ -1,11 +1,13 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { memoizeValidationMetadata } from '../config/validation-metadata-cache';
 import { PinoNestLogger } from '../logging/logger';
 import type { PlatformMetrics } from '../ops/metrics';
 import { RequestContextInterceptor } from './request-context.interceptor';
+import { coalesceWrites } from './rpc-client';
 import { RpcDomainExceptionFilter } from './rpc-exception.filter';
 import { payloadValidationPipe } from './validation';
 
@@ -40,5 +42,7 @@ export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 export async function startService(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
   const app = await createServiceApp(module, options);
   await app.listen();
+  // Replies and events of one event-loop turn leave in one socket write (see rpc-client.ts).
+  coalesceWrites(app.unwrap<NatsConnection>());
   return app;
 }
