@@ -9,7 +9,7 @@ const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
 const { connectNats, NatsRpcClient } = require('../../libs/platform/dist/index.js');
-const { startOurs, stopEverything, cpuBetween } = require('../support/stack');
+const { startOurs, stopEverything, cpuBetween, settle } = require('../support/stack');
 
 const { values } = parseArgs({
   // pnpm passes a literal `--` through to the script.
@@ -97,8 +97,10 @@ async function run(ours) {
   const uid = await createToken();
   console.log(`admission benchmark: ${connections} connections, ${duration} s per run, gateway ${values.url}${ours ? ' (its own stack)' : ''}`);
   await overHttp(uid, 2, 'warm'); // JIT, connection pools, view and caches
+  if (ours) await settle('ours');
   const before = ours && (await ours.snapshot());
   const http = await overHttp(uid, duration, 'http');
+  if (ours) await settle('ours');
   const cpu = ours && cpuBetween(before, await ours.snapshot());
   const nats = await overNats(uid, duration);
   const non2xx = http.non2xx + http.errors;

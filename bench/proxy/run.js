@@ -12,7 +12,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { root, start, startOurs, stopEverything, snapshot, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
+const { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
 
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const cfg = {
@@ -177,10 +177,12 @@ async function oneServiceCall(ours, n) {
       res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target.url}: ${res.statusCode}`))));
     }).on('error', reject);
   });
-  for (let i = 0; i < 100; i++) await get();
+  for (let i = 0; i < 300; i++) await get();
   const viaGateway = [];
+  await settle('ours');
   const before = await snapshot(ours.admin, ours.dbName);
   for (let i = 0; i < n; i++) viaGateway.push(await get());
+  await settle('ours');
   const cpu = cpuBetween(before, await snapshot(ours.admin, ours.dbName));
   const nc = await connectNats(ours.natsUrl, 'bench');
   const rpc = new NatsRpcClient(nc, 5000);
@@ -235,11 +237,9 @@ async function main() {
       }
     }
 
-    const routeLine = cfg.sequential > 0 ? await oneServiceCall(ours, cfg.sequential) : null;
-
     console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
-    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database.\n');
+    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n');
 
     const rows = [];
     for (const stream of [false, true]) {
@@ -247,8 +247,10 @@ async function main() {
         const mode = stream ? 'stream' : 'JSON';
         if (cfg.only.length && !cfg.only.some((o) => `${t.name} ${mode}`.includes(o))) continue;
         const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
+        await settle(t.group);
         const before = await snapshot(pg, ours.dbName);
         const load = await loadFixed(t, stream, cfg.loadConnections, cfg.requests);
+        await settle(t.group);
         const after = await snapshot(pg, ours.dbName);
         const cpu = cpuBetween(before, after);
         const n = load.requests.total || cfg.requests;
@@ -277,7 +279,8 @@ async function main() {
       console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
     }
 
-    if (routeLine) console.log(`\n${routeLine}`);
+    // After the loads, so every process is warm.
+    if (cfg.sequential > 0) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
 
     if (cfg.ttftSamples > 0) {
       console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);
@@ -297,6 +300,7 @@ async function main() {
         const body = bodyFor(`bench-stream-0-${chars}-${cfg.mbDeltaChars}`, true);
         for (const t of targets) {
           await timedRequest(t, body);
+          await settle(t.group);
           const before = await snapshot(pg, ours.dbName);
           let bytes = 0;
           for (let i = 0; i < cfg.mbRequests; i++) {
@@ -304,6 +308,7 @@ async function main() {
             if (r.status !== 200) throw new Error(`${t.name}: the large stream answered ${r.status}`);
             bytes += r.bytes;
           }
+          await settle(t.group);
           const after = await snapshot(pg, ours.dbName);
           const cpu = cpuBetween(before, after);
           const total = mb * cfg.mbRequests;

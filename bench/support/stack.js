@@ -49,6 +49,22 @@ async function snapshot(pg, dbName) {
   return out;
 }
 
+/**
+ * Waits until the group's processes are quiet (at most 2 ticks of CPU over 300 ms, or `maxMs`), so
+ * work a load left behind (records stored asynchronously) is counted with that load, not the next.
+ */
+async function settle(group, maxMs = 20_000) {
+  const ticks = () => processes.filter((p) => p.group === group).reduce((sum, p) => sum + (cpuTicks(p.pid) ?? 0), 0);
+  const end = Date.now() + maxMs;
+  let last = ticks();
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = ticks();
+    if (now - last <= 2) return;
+    last = now;
+  }
+}
+
 /** ms of CPU spent between two snapshots, per process and summed per group. */
 function cpuBetween(before, after) {
   const perProcess = {};
@@ -173,4 +189,4 @@ async function stopEverything(ours) {
   else rmSync(LOG_DIR, { recursive: true, force: true });
 }
 
-module.exports = { root, start, startOurs, stopEverything, snapshot, cpuBetween, freePort, waitFor, statusOf, processes };
+module.exports = { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes };
