@@ -89,7 +89,7 @@ async function main() {
     }
     await run(ours);
   } finally {
-    if (ours) await stopEverything(ours);
+    await stopEverything();
   }
 }
 

@@ -339,7 +339,7 @@ async function main() {
     }
   } finally {
     agent.destroy();
-    await stopEverything(ours);
+    await stopEverything();
   }
 }
 

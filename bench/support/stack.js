@@ -150,6 +150,7 @@ async function startOurs(extraEnv = {}) {
   await admin.connect();
   await admin.query(`drop database if exists ${dbName}`);
   await admin.query(`create database ${dbName}`);
+  database = { admin, dbName };
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${dbName}`;
   execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl.href }, stdio: 'ignore' });
@@ -178,15 +179,25 @@ async function startOurs(extraEnv = {}) {
 }
 
 
+let database; // { admin, dbName } once created, so a failed start is cleaned up too
+
 /** Stops every process started here, drops the stack's database and removes the logs (unless BENCH_KEEP_LOGS). */
-async function stopEverything(ours) {
+async function stopEverything() {
   await stopAll();
-  if (ours) {
-    await ours.admin.query(`drop database if exists ${ours.dbName} with (force)`).catch(() => {});
-    await ours.admin.end().catch(() => {});
+  if (database) {
+    await database.admin.query(`drop database if exists ${database.dbName} with (force)`).catch(() => {});
+    await database.admin.end().catch(() => {});
+    database = undefined;
   }
   if (process.env.BENCH_KEEP_LOGS) console.error(`logs kept in ${LOG_DIR}`);
   else rmSync(LOG_DIR, { recursive: true, force: true });
+}
+
+// Ctrl-C or a kill stops the stack too.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopEverything().finally(() => process.exit(130));
+  });
 }
 
 module.exports = { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes };
