@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Site admission benchmark, against a running stack (`pnpm start` in another shell):
-//   pnpm bench:admission [-- --connections 32 --duration 10 --url http://127.0.0.1:8080]
+// Site admission benchmark: `pnpm bench:admission [-- --connections 32 --duration 10]` starts its
+// own stack (bench/support/stack.js; build first); with --url it uses a running one instead.
 // Measures admissions per second and latency at a fixed concurrency (a) through the gateway over
-// HTTP, as sites do, and (b) straight to the tokens service over NATS, to show where time goes.
+// HTTP, as sites do, and (b) straight to the tokens service over NATS, to show where time goes;
+// with its own stack also the CPU ms per admission of each process.
 const { parseArgs } = require('node:util');
 const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
 const { connectNats, NatsRpcClient } = require('../../libs/platform/dist/index.js');
+const { startOurs, stopEverything, cpuBetween, settle } = require('../support/stack');
 
 const { values } = parseArgs({
   // pnpm passes a literal `--` through to the script.
   args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
-    url: { type: 'string', default: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080' },
+    url: { type: 'string', default: process.env.GATEWAY_URL },
     connections: { type: 'string', default: '32' },
     duration: { type: 'string', default: '10' },
     nats: { type: 'string', default: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
@@ -78,10 +80,28 @@ async function overNats(uid, seconds) {
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 
 async function main() {
+  let ours;
+  try {
+    if (!values.url) {
+      ours = await startOurs();
+      values.url = ours.url;
+      values.nats = ours.natsUrl;
+    }
+    await run(ours);
+  } finally {
+    await stopEverything();
+  }
+}
+
+async function run(ours) {
   const uid = await createToken();
-  console.log(`admission benchmark: ${connections} connections, ${duration} s per run, gateway ${values.url}`);
+  console.log(`admission benchmark: ${connections} connections, ${duration} s per run, gateway ${values.url}${ours ? ' (its own stack)' : ''}`);
   await overHttp(uid, 2, 'warm'); // JIT, connection pools, view and caches
+  if (ours) await settle('ours');
+  const before = ours && (await ours.snapshot());
   const http = await overHttp(uid, duration, 'http');
+  if (ours) await settle('ours');
+  const cpu = ours && cpuBetween(before, await ours.snapshot());
   const nats = await overNats(uid, duration);
   const non2xx = http.non2xx + http.errors;
   console.log('');
@@ -90,6 +110,14 @@ async function main() {
   console.log(`NATS to tokens service      ${fmt(nats.rps).padStart(12)} ${fmt(nats.p50).padStart(8)} ${fmt(nats.p99).padStart(8)} ${String(nats.errors).padStart(8)}`);
   console.log('');
   console.log(`gateway share of p50 latency: ${fmt(http.latency.p50 - nats.p50)} ms; target: >= 1500 admissions/s with p99 < 25 ms through the gateway`);
+  if (cpu) {
+    const n = http.requests.total;
+    const shown = Object.entries(cpu.perProcess).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
+    console.log(`\nCPU ms per admission through the gateway (${n} admissions): ${fmt((cpu.perGroup.ours ?? 0) / n)} in all`);
+    console.log(shown.map(([name, ms]) => `  ${name.padEnd(18)} ${(ms / n).toFixed(3)}`).join('\n'));
+    const total = (cpu.perGroup.ours ?? 0) / n;
+    console.log(`at ${total.toFixed(3)} ms of CPU each, ${require('node:os').cpus().length} cores can do at most ${Math.round((require('node:os').cpus().length * 1000) / total)} admissions/s with nothing else running`);
+  }
 }
 
 main().catch((err) => {

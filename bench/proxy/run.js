@@ -1,37 +1,58 @@
 #!/usr/bin/env node
-// Message proxy benchmark, against a running stack whose proxy may reach 127.0.0.1:
-//   OUTBOUND_ALLOWLIST=127.0.0.1 pnpm start            (one shell)
-//   pnpm bench:proxy [-- --duration 10 --url http://127.0.0.1:8080]
-// Measures (a) requests/s at 32 concurrent connections and (b) p50/p99 latency at a fixed
-// 200 requests/s, for: the mock upstream called directly, the proxy with no scanners, and the proxy
-// with three regex scanners and the PII pack on both directions. Prints figures and ratios.
-const { spawn } = require('node:child_process');
+// The guarded path next to a peer gateway, in one run on one machine: `pnpm bench:proxy`
+// (build first: `pnpm db:generate && pnpm build`). See README.md beside this file.
+//
+// Starts, each as its own process: a mock Anthropic upstream, Portkey OSS (no guardrails, no
+// logging) and our whole stack (its own nats-server, a fresh database, every app's dist/main.js).
+// For each path it measures CPU ms per request summed over every process involved (from
+// /proc/<pid>/stat, after a warm-up), req/s at 32 connections and sequential p50/p99, for JSON and
+// streaming requests; then time to first text of a slow stream and CPU per MB of streamed answer.
+'use strict';
+const http = require('node:http');
+const os = require('node:os');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
-const { signDevToken } = require('../../libs/auth/dist/index.js');
+const { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    url: { type: 'string', default: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '32' },
-    rate: { type: 'string', default: '200' },
-  },
-});
-const duration = Number(values.duration);
-const connections = Number(values.connections);
-const rate = Number(values.rate);
-const gateway = values.url;
+const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
+const cfg = {
+  warmup: int('BENCH_WARMUP', 3000),
+  requests: int('BENCH_REQUESTS', 6000),
+  loadConnections: int('BENCH_LOAD_CONNECTIONS', 16),
+  rpsConnections: int('BENCH_RPS_CONNECTIONS', 32),
+  rpsSeconds: int('BENCH_RPS_SECONDS', 5),
+  sequential: int('BENCH_SEQUENTIAL', 500),
+  ttftSamples: int('BENCH_TTFT_SAMPLES', 12),
+  ttftChars: int('BENCH_TTFT_CHARS', 600),
+  mbRequests: int('BENCH_MB_REQUESTS', 2),
+  // Several sizes show whether the cost per MB grows with the length of the answer.
+  mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
+  mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
+  // Only the load rows whose `<path> <mode>` contains one of these ('|'-separated), e.g. 'Portkey|no scanners JSON'.
+  only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
+};
+const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
+const bodyFor = (model, stream) => JSON.stringify({ model, max_tokens: 64, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: PROMPT }] });
 
-const body = JSON.stringify({
-  model: 'claude-bench',
-  max_tokens: 64,
-  messages: [{ role: 'user', content: 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.' }],
-});
+// ---------------------------------------------------------------------------------------------
+// The three paths
 
-async function api(method, route, auth, payload) {
+async function startMock() {
+  const child = start('mock', 'mock', [process.execPath, path.join(__dirname, 'mock-anthropic.js')], {}, { pipe: true });
+  const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
+  return url;
+}
+
+async function startPortkey() {
+  const pkg = path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [root] }));
+  const port = await freePort();
+  start('portkey', 'portkey', [process.execPath, '--require', path.join(__dirname, 'portkey-node24-shim.js'), path.join(pkg, 'build', 'start-server.js'), `--port=${port}`, '--headless']);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('Portkey', async () => (await statusOf(url)) > 0);
+  return url;
+}
+
+async function api(gateway, method, route, auth, payload) {
   const res = await fetch(`${gateway}${route}`, {
     method,
     headers: { authorization: auth, 'content-type': 'application/json' },
@@ -42,17 +63,12 @@ async function api(method, route, auth, payload) {
   return text ? JSON.parse(text) : null;
 }
 
-async function startMock() {
-  const child = spawn(process.execPath, [path.join(__dirname, 'mock-anthropic.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
-  return { child, url };
-}
-
-/** A tenant with the mock as an Anthropic provider, a plain project and a guarded one. */
-async function setup(mockUrl) {
+/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
+async function setupTenant(gateway, mockUrl) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
   const tenant = `bench-${Date.now().toString(36)}`;
   const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
-  await api('POST', '/backend/v1/providers', admin, {
+  await api(gateway, 'POST', '/backend/v1/providers', admin, {
     name: 'bench-claude',
     systemProvider: 'anthropic',
     inputs: { baseUrl: mockUrl },
@@ -61,63 +77,273 @@ async function setup(mockUrl) {
     requestConcurrencyLimit: { requests: 100000, decayPerSecond: 100000 },
   });
   const projectToken = async (name, guarded) => {
-    const project = await api('POST', '/backend/v1/projects', admin, { name });
+    const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
     const id = project.id ?? project.project.id;
     if (guarded) {
-      const patterns = [['\\bpassword\\s*[:=]\\s*\\S+'], ['\\b(?:api|secret)[_-]?key\\b'], ['\\bconfidential\\b']];
+      const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
       for (const [i, p] of patterns.entries()) {
-        const scanner = await api('POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: p }, direction: 'both' });
-        await api('POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
+        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: [p] }, direction: 'both' });
+        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
       }
-      const packages = await api('GET', '/backend/v1/packages', admin);
-      const pii = (packages.packages ?? packages).find((p) => p.name === 'pii' || p.config?.type === 'pii' || p.type === 'pii');
-      await api('POST', `/backend/v1/projects/${id}/packages`, admin, { id: pii.id, mode: 'redact', blocking: true, enabled: true, direction: 'both' });
     }
-    await api('PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
+    await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
     return signDevToken({ tenant, roles: ['member'], project: id });
   };
   return { plain: await projectToken('bench-plain', false), guarded: await projectToken('bench-guarded', true) };
 }
 
-function load(url, headers, opts) {
-  return autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duration, ...opts });
+// ---------------------------------------------------------------------------------------------
+// Load and latency
+
+function loadFixed(target, stream, connections, amount) {
+  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, amount, timeout: 30 });
 }
 
-const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+function loadFor(target, stream, connections, duration) {
+  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, duration, timeout: 30 });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One request; resolves with the total ms, the ms until the first text delta, the status and the body size. */
+function timedRequest(target, body) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstText = null;
+    let bytes = 0;
+    const req = http.request(target.url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+        if (firstText === null && chunk.includes('"text_delta"')) firstText = performance.now() - started;
+      });
+      res.on('end', () => resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function sequential(target, stream, n) {
+  const body = bodyFor('claude-bench', stream);
+  for (let i = 0; i < Math.min(50, n); i++) await timedRequest(target, body);
+  const ms = [];
+  let failed = 0;
+  for (let i = 0; i < n; i++) {
+    const r = await timedRequest(target, body);
+    if (r.status !== 200) failed++;
+    ms.push(r.ms);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), failed };
+}
+
+/** Time to first text of a slow stream (4 characters every 15 ms), a few at a time. */
+async function firstText(target, samples) {
+  const body = bodyFor(`bench-stream-15-${cfg.ttftChars}-4`, true);
+  const firsts = [];
+  const totals = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (next < samples) {
+      next++;
+      const r = await timedRequest(target, body);
+      if (r.status !== 200 || r.firstText === null) throw new Error(`${target.name}: slow stream failed (${r.status})`);
+      firsts.push(r.firstText);
+      totals.push(r.ms);
+    }
+  }));
+  firsts.sort((a, b) => a - b);
+  totals.sort((a, b) => a - b);
+  return { p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1], total: quantile(totals, 0.5) };
+}
+
+/**
+ * An authenticated route that makes one NATS call (GET /backend/v1/providers/system/anthropic),
+ * sequentially through the gateway, next to the same call made straight over NATS.
+ */
+async function oneServiceCall(ours, n) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const { connectNats, NatsRpcClient } = require(path.join(root, 'libs', 'platform', 'dist', 'index.js'));
+  const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
+  const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
+  const target = { url: `${ours.url}/backend/v1/providers/system/anthropic`, headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` } };
+  const get = () => new Promise((resolve, reject) => {
+    const started = performance.now();
+    http.get(target.url, { agent, headers: target.headers }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target.url}: ${res.statusCode}`))));
+    }).on('error', reject);
+  });
+  for (let i = 0; i < 300; i++) await get();
+  const viaGateway = [];
+  await settle('ours');
+  const before = await snapshot(ours.admin, ours.dbName);
+  for (let i = 0; i < n; i++) viaGateway.push(await get());
+  await settle('ours');
+  const cpu = cpuBetween(before, await snapshot(ours.admin, ours.dbName));
+  const nc = await connectNats(ours.natsUrl, 'bench');
+  const rpc = new NatsRpcClient(nc, 5000);
+  const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
+  for (let i = 0; i < 100; i++) await call();
+  const overNats = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await call();
+    overNats.push(performance.now() - started);
+  }
+  await nc.close();
+  for (const list of [viaGateway, overNats]) list.sort((a, b) => a - b);
+  return (
+    `GET /backend/v1/providers/system/anthropic (authenticated, one service call), ${n} sequential: ` +
+    `p50 ${f(quantile(viaGateway, 0.5))} ms, p99 ${f(quantile(viaGateway, 0.99))} ms through the gateway; ` +
+    `p50 ${f(quantile(overNats, 0.5))} ms, p99 ${f(quantile(overNats, 0.99))} ms straight over NATS (target <= 1.5 ms p50 through the gateway); ` +
+    `CPU ms per request through the gateway: ${f(cpu.perGroup.ours / n, 3)} (gateway ${f(cpu.perProcess.gateway / n, 3)}, providers ${f(cpu.perProcess.providers / n, 3)}, nats-server ${f(cpu.perProcess['nats-server'] / n, 3)})`
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const f = (x, d = 2) => (x === undefined || x === null || !Number.isFinite(x) ? '-' : x.toFixed(d));
+const pad = (s, n) => String(s).padStart(n);
 
 async function main() {
-  const mock = await startMock();
+  let ours;
   try {
-    const tokens = await setup(mock.url);
+    const mockUrl = await startMock();
+    const portkeyUrl = await startPortkey();
+    ours = await startOurs();
+    const tokens = await setupTenant(ours.url, mockUrl);
+    const pg = ours.admin;
+
+    const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
     const targets = [
-      ['upstream directly', `${mock.url}/v1/messages`, { 'x-api-key': 'sk-bench', 'anthropic-version': '2023-06-01' }],
-      ['proxy, no scanners', `${gateway}/vendor/bench-claude/v1/messages`, { 'x-api-key': tokens.plain }],
-      ['proxy, 3 regex + PII both ways', `${gateway}/vendor/bench-claude/v1/messages`, { 'x-api-key': tokens.guarded }],
+      { name: 'mock upstream directly', group: 'mock', url: `${mockUrl}/v1/messages`, headers: { ...anthropic, 'x-api-key': 'sk-bench' } },
+      {
+        name: 'Portkey OSS',
+        group: 'portkey',
+        url: `${portkeyUrl}/v1/messages`,
+        headers: { ...anthropic, 'x-api-key': 'sk-bench', 'x-portkey-provider': 'anthropic', 'x-portkey-custom-host': `${mockUrl}/v1` },
+      },
+      { name: 'ours, no scanners', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.plain } },
+      { name: 'ours, 3 regex both ways', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.guarded } },
     ];
-    console.log(`proxy benchmark: ${duration} s per run; (a) ${connections} connections, (b) ${rate} requests/s`);
-    const rows = [];
-    for (const [name, url, headers] of targets) {
-      await load(url, headers, { connections, duration: 2 }); // warm-up
-      const a = await load(url, headers, { connections });
-      const b = await load(url, headers, { connections, overallRate: rate });
-      rows.push({ name, rps: a.requests.average, failedA: a.non2xx + a.errors, p50: b.latency.p50, p99: b.latency.p99, failedB: b.non2xx + b.errors });
+    for (const t of targets) {
+      for (const stream of [false, true]) {
+        const r = await timedRequest(t, bodyFor('claude-bench', stream));
+        if (r.status !== 200) throw new Error(`${t.name}: a first ${stream ? 'streaming' : 'JSON'} request answered ${r.status}`);
+      }
     }
-    const direct = rows[0];
-    console.log('');
-    console.log('target                           req/s @32   x direct   p50 ms @200/s   p99 ms @200/s   failed');
+
+    console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
+    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n');
+
+    const rows = [];
+    for (const stream of [false, true]) {
+      for (const t of targets) {
+        const mode = stream ? 'stream' : 'JSON';
+        if (cfg.only.length && !cfg.only.some((o) => `${t.name} ${mode}`.includes(o))) continue;
+        const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
+        await settle(t.group);
+        const before = await snapshot(pg, ours.dbName);
+        const load = await loadFixed(t, stream, cfg.loadConnections, cfg.requests);
+        await settle(t.group);
+        const after = await snapshot(pg, ours.dbName);
+        const cpu = cpuBetween(before, after);
+        const n = load.requests.total || cfg.requests;
+        const rps = await loadFor(t, stream, cfg.rpsConnections, cfg.rpsSeconds);
+        const seq = await sequential(t, stream, cfg.sequential);
+        const failed = warm.non2xx + warm.errors + load.non2xx + load.errors + rps.non2xx + rps.errors + seq.failed;
+        const perProcess = Object.fromEntries(Object.entries(cpu.perProcess).filter(([name]) => processes.find((p) => p.name === name)?.group === t.group || (t.group === 'ours' && name === 'postgres backends')).map(([k, v]) => [k, v / n]));
+        rows.push({ name: t.name, mode, group: t.group, cpu: (cpu.perGroup[t.group] ?? 0) / n, mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n, rps: rps.requests.average, p50: seq.p50, p99: seq.p99, failed, perProcess });
+        const r = rows[rows.length - 1];
+        process.stderr.write(`  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req, ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`);
+      }
+    }
+
+    console.log('path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed');
     for (const r of rows) {
+      const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
+      const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
       console.log(
-        `${r.name.padEnd(32)} ${fmt(r.rps).padStart(9)} ${fmt(r.rps / direct.rps, 2).padStart(10)} ${fmt(r.p50, 2).padStart(15)} ${fmt(r.p99, 2).padStart(15)} ${String(r.failedA + r.failedB).padStart(8)}`,
+        `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(ratio(r.cpu, pk?.cpu), 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
     }
-    console.log('');
-    console.log('targets with scanners on: >= 2000 req/s at 32 connections, p99 < 15 ms at 200 req/s');
+    console.log('\nCPU ms per request of our processes:');
+    const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
+    console.log(`${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`);
+    for (const r of rows.filter((x) => x.group === 'ours')) {
+      console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
+    }
+
+    // After the loads, so every process is warm.
+    if (cfg.sequential > 0) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
+
+    if (cfg.ttftSamples > 0) {
+      console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);
+      console.log('path                          first text p50 ms   max ms   whole stream p50 ms');
+      for (const t of [targets[0], targets[1], targets[2], targets[3]]) {
+        const r = await firstText(t, cfg.ttftSamples);
+        const label = t.name === 'ours, no scanners' ? 'ours, no response scanner' : t.name;
+        console.log(`${label.padEnd(29)} ${pad(f(r.p50, 1), 18)} ${pad(f(r.max, 1), 8)} ${pad(f(r.total, 1), 21)}`);
+      }
+    }
+
+    if (cfg.mbRequests > 0) {
+      console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`);
+      console.log('path                      text KB   CPU ms per MB   (mock)   stream bytes per text byte');
+      for (const chars of cfg.mbSizes) {
+        const mb = chars / (1 << 20);
+        const body = bodyFor(`bench-stream-0-${chars}-${cfg.mbDeltaChars}`, true);
+        for (const t of targets) {
+          await timedRequest(t, body);
+          await settle(t.group);
+          const before = await snapshot(pg, ours.dbName);
+          let bytes = 0;
+          for (let i = 0; i < cfg.mbRequests; i++) {
+            const r = await timedRequest(t, body);
+            if (r.status !== 200) throw new Error(`${t.name}: the large stream answered ${r.status}`);
+            bytes += r.bytes;
+          }
+          await settle(t.group);
+          const after = await snapshot(pg, ours.dbName);
+          const cpu = cpuBetween(before, after);
+          const total = mb * cfg.mbRequests;
+          console.log(`${t.name.padEnd(25)} ${pad(chars >> 10, 7)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 15)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / chars, 1), 28)}`);
+        }
+      }
+      const mb = Math.max(...cfg.mbSizes) / (1 << 20);
+      // The same text scanned once, in this process, by the three regex scanners.
+      const { compileScanner } = require(path.join(root, 'libs', 'guardrails', 'dist', 'index.js'));
+      const scanners = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'].map((p) => compileScanner({ type: 'regex', patterns: [p] }));
+      const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
+      let text = '';
+      for (let i = 0; text.length < Math.max(...cfg.mbSizes); i++) text += `${WORDS[i % WORDS.length]} `;
+      text = text.slice(0, Math.max(...cfg.mbSizes));
+      const scanAll = () => {
+        for (const s of scanners) s.scan(text);
+      };
+      try {
+        scanAll();
+        const t0 = process.cpuUsage();
+        const reps = 5;
+        for (let i = 0; i < reps; i++) scanAll();
+        const used = process.cpuUsage(t0);
+        console.log(`${'3 regex scanners, once'.padEnd(25)} ${pad(Math.max(...cfg.mbSizes) >> 10, 7)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 15)}`);
+      } catch (err) {
+        console.log(`3 regex scanners, once: ${err.message}`);
+      }
+    }
   } finally {
-    mock.child.kill();
+    agent.destroy();
+    await stopEverything();
   }
 }
 
 main().catch((err) => {
-  console.error(err.message);
-  process.exit(1);
+  console.error(err.stack ?? err.message);
+  process.exitCode = 1;
 });

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { isDevelopmentKey } from '@bastion/auth';
-import { type HttpServerSpan, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
+import { type HttpServerSpan, memoizeValidationMetadata, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { ErrorCode } from '@bastion/contracts';
@@ -14,6 +14,8 @@ import { registerJsonBodyParser } from './http/json-body';
 import { completeOpenApi } from './http/openapi';
 import { requestIdFor } from './http/request-id';
 import { httpValidationPipe } from './http/validation.pipe';
+import { PhaseMetrics } from './timing/phase-metrics';
+import { type PhaseTimings, serverTimingHeader } from './timing/server-timing';
 
 /** Builds the gateway (not yet listening): used by main and by the end-to-end tests. */
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
@@ -21,6 +23,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   if (config.NODE_ENV === 'production' && !config.AUTH_JWKS_URL && (!config.AUTH_PUBLIC_KEY || isDevelopmentKey(config.AUTH_PUBLIC_KEY))) {
     throw new Error('AUTH_JWKS_URL or AUTH_PUBLIC_KEY must be set in production; the development key is public');
   }
+  memoizeValidationMetadata();
   const adapter = new FastifyAdapter({
     genReqId: requestIdFor,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -31,7 +34,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     return503OnClosing: false,
   });
   const metrics = new PlatformMetrics('gateway');
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics), adapter, {
+  const phases = new PhaseMetrics(metrics);
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics, phases), adapter, {
     logger: new PinoNestLogger(logger),
     // Our own parser reads every body as JSON (see json-body.ts).
     bodyParser: false,
@@ -72,6 +76,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     requestContext.enterWith({ requestId: String(req.id), trace: span.ctx });
     done();
   });
+  // Server-Timing on every answer whose phases were measured (authentication, service calls).
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    const timings = (req as { timings?: PhaseTimings }).timings;
+    const header = timings && serverTimingHeader(timings);
+    if (header) void reply.header('server-timing', header);
+    done(null, payload);
+  });
   fastify.addHook('onResponse', (req, reply, done) => {
     (req as { span?: HttpServerSpan }).span?.end(reply.statusCode);
     const user = (req as { user?: { tenant?: string } }).user;
@@ -82,6 +93,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     const labels = { method: req.method, route, status: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, ms / 1000);
+    const timings = (req as { timings?: PhaseTimings }).timings;
+    if (timings) phases.observe(route, timings);
     logger.info(
       { requestId: req.id, tenant: user?.tenant, method: req.method, route, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100 },
       'request',

@@ -21,6 +21,17 @@ export class GatewayConfig extends AuthConfig {
   @IsInt()
   @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
+
+  /** Accepted tokens remembered so they are not verified again on every request (0: none). */
+  @IsInt()
+  @Min(0)
+  AUTH_CACHE_MAX_ENTRIES = 10_000;
+
+  /** Longest an accepted token is remembered, however late its `exp` (ms; 0: not at all). */
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  AUTH_CACHE_MAX_AGE_MS = 60_000;
 }
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -6,6 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AccessGuard } from './access/access.guard';
 import { ApiKeyCache } from './access/api-key-cache';
+import { PhaseMetrics } from './timing/phase-metrics';
 import { AdmissionController } from './admission/admission.controller';
 import { HealthController } from './health/health.controller';
 import { ApiTokensController } from './keys/api-tokens.controller';
@@ -24,7 +25,7 @@ import { TokensController } from './tokens/tokens.controller';
 export class GatewayModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
 
-  static forRoot(config: GatewayConfig, metrics: PlatformMetrics): DynamicModule {
+  static forRoot(config: GatewayConfig, metrics: PlatformMetrics, phases = new PhaseMetrics(metrics)): DynamicModule {
     return {
       module: GatewayModule,
       controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, GlobalProjectController, ScansController, ApiTokensController, UsersController],
@@ -44,6 +45,7 @@ export class GatewayModule implements OnApplicationShutdown {
         { provide: JwtVerifier, useFactory: () => new JwtVerifier(config) },
         ApiKeyCache,
         { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: PhaseMetrics, useValue: phases },
       ],
     };
   }

@@ -25,3 +25,4 @@ export * from './ops/outage-log';
 export * from './tracing';
 export * from './nats/health.controller';
 export * from './crypto/dev-encryption-keys';
+export * from './config/validation-metadata-cache';

@@ -3,6 +3,7 @@ import { type MessagesCommand, ProxySignals, type ProxyStreams, STREAM_HEARTBEAT
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NatsRpcClient } from '@bastion/platform';
 import type { FastifyReply } from 'fastify';
+import { remoteTimings, serverTimingHeader, splitRoundTrip, type PhaseTimings } from '../timing/server-timing';
 
 /**
  * Relays a streamed exchange of the message proxy to the client: NATS replies in, the HTTP body
@@ -21,6 +22,7 @@ export async function relayStream(
   rid: string,
   reply: FastifyReply,
   failure: (message: string) => string,
+  timing?: { timings: PhaseTimings; started: number },
 ): Promise<void> {
   const cancelSubject = ProxySignals.cancel.subject(randomUUID());
   const heartbeat = setInterval(() => nc.publish(`${cancelSubject}.alive`, ''), STREAM_HEARTBEAT_MS);
@@ -30,8 +32,15 @@ export async function relayStream(
     while (!first.done && first.value.kind === 'ping') first = await frames.next();
     if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
     const head = first.value;
+    // The phases up to the head: what follows the head cannot be reported in a header.
+    let serverTiming: string | undefined;
+    if (timing) {
+      Object.assign(timing.timings, splitRoundTrip(performance.now() - timing.started, remoteTimings(head.timing)));
+      serverTiming = serverTimingHeader(timing.timings);
+    }
     reply.hijack();
     reply.raw.writeHead(head.status, {
+      ...(serverTiming ? { 'server-timing': serverTiming } : {}),
       'content-type': head.contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',

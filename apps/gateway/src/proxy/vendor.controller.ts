@@ -8,6 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
 import { relayStream } from './stream-relay';
+import { requestTimings } from '../timing/phase-metrics';
+import { remoteTimings, splitRoundTrip } from '../timing/server-timing';
 
 class VendorParams {
   @IsString()
@@ -46,17 +48,17 @@ export class VendorController {
     // The body goes on as the client sent it: fields the proxy does not read are the provider's.
     const body = req.body as Record<string, unknown>;
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
+    const timings = requestTimings(req);
+    const started = performance.now();
     if (body.stream !== true) {
-      const res = await this.rpc.call(
-        ProxyRpc.messages,
-        { principal, provider: p.provider, body, headers: forward },
-        rid,
-      );
+      const res = await this.rpc.call(ProxyRpc.messages, { principal, provider: p.provider, body, headers: forward }, rid);
+      Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
     await relayStream(this.rpc, this.nc, ProxyStreams.messages, { principal, provider: p.provider, body, headers: forward }, rid, reply, (message) =>
       `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
+      { timings, started },
     );
   }
 }

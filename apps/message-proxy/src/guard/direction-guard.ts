@@ -50,6 +50,11 @@ export class ScanBudget {
     return this.spentMs >= this.limitMs;
   }
 
+  /** CPU time spent scanning so far (ms). */
+  get spent(): number {
+    return this.spentMs;
+  }
+
   run<T>(scan: () => T): T {
     this.runningSince = performance.now();
     try {

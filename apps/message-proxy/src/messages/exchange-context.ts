@@ -14,6 +14,8 @@ export interface Exchange {
   guardrails: RuntimeGuardrail[];
   /** The project's guardrails for one direction; both directions of one exchange share one scan budget. */
   guard(direction: ScanDirection): DirectionGuard;
+  /** The scan budget both directions share (its `spent` is the exchange's guard time). */
+  budget: ScanBudget;
   /** Counts a verdict in the metrics. */
   count(direction: ScanDirection, outcome: string): void;
 }
@@ -59,6 +61,7 @@ export class ExchangeContext {
       project,
       provider,
       guardrails,
+      budget,
       guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget),
       count: (direction, outcome) => this.outcomes.inc({ direction, outcome }),
     };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type GuardSettings, type Principal, type PromptRecordedEvent, type ScannerResultRecord } from '@bastion/contracts';
+import { DomainError, ErrorCode, type ExchangeTiming, type GuardSettings, type Principal, type PromptRecordedEvent, type ScannerResultRecord } from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import { isObject, joinLeaves, type TextLeaf, type Unreadable, walkRequest, walkResponse, writeLeaves } from '../anthropic/content';
@@ -39,9 +39,10 @@ const ANTHROPIC_DIALECT: StreamDialect = {
 };
 
 /** How an exchange ended, for the caller to put in its own API's shape. */
-export type ExchangeResult =
+export type ExchangeResult = (
   | { kind: 'answer'; status: number; body: unknown; record: PromptRecordedEvent }
-  | { kind: 'blocked'; direction: 'request' | 'response'; results: ScannerResultRecord[]; messages: string[]; record: PromptRecordedEvent };
+  | { kind: 'blocked'; direction: 'request' | 'response'; results: ScannerResultRecord[]; messages: string[]; record: PromptRecordedEvent }
+) & { timing?: ExchangeTiming };
 
 interface Prepared {
   exchange: Exchange;
@@ -49,6 +50,8 @@ interface Prepared {
   recording: Recording;
   request: GuardSummary;
   settings: GuardSettings;
+  /** Time waiting on the provider (ms), for Server-Timing. */
+  upstreamMs?: number;
 }
 
 /**
@@ -73,7 +76,8 @@ export class GuardedExchange {
     try {
       const answer = await this.answer(p, req.headers);
       if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
-      return { kind: 'answer', status: answer.status, body: answer.body, record: await p.recording.close() };
+      const record = await p.recording.close();
+      return { kind: 'answer', status: answer.status, body: answer.body, record, timing: { guard: p.exchange.budget.spent, upstream: p.upstreamMs, record: p.recording.recordMs } };
     } finally {
       await p.recording.close();
     }
@@ -104,8 +108,10 @@ export class GuardedExchange {
     let answer: Record<string, unknown>;
     let sentDate: Date;
     let receivedDate: Date;
+    const calledAt = performance.now();
     if (provider.type === ANTHROPIC_TYPE) {
       const res = await this.upstream.anthropic(provider, { ...p.body, stream: false }, headers);
+      p.upstreamMs = performance.now() - calledAt;
       ({ sentAt: sentDate, receivedAt: receivedDate } = res);
       const parsed = parseObject(res.body);
       if (res.status >= 400) {
@@ -117,6 +123,7 @@ export class GuardedExchange {
       answer = parsed;
     } else {
       const called = await this.viaTemplate(p);
+      p.upstreamMs = performance.now() - calledAt;
       ({ sentDate, receivedDate } = called);
       answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), called.text) as Record<string, unknown>;
     }

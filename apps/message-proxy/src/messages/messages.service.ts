@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type MessagesCommand, type ScannerResultRecord } from '@bastion/contracts';
+import { DomainError, ErrorCode, type MessagesCommand, type MessagesReply, type ScannerResultRecord } from '@bastion/contracts';
 import { NATS_CONNECTION } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Observable } from 'rxjs';
@@ -17,10 +17,10 @@ export class MessagesService {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
 
-  async create(cmd: MessagesCommand): Promise<{ status: number; body: unknown; promptId: string }> {
+  async create(cmd: MessagesCommand): Promise<MessagesReply> {
     const result = await this.exchange.call({ principal: cmd.principal, provider: cmd.provider, body: cmd.body, headers: cmd.headers, source: 'vendor' });
     if (result.kind === 'blocked') throw blocked(result.direction, result.results, result.messages);
-    return { status: result.status, body: result.body, promptId: result.record.id };
+    return { status: result.status, body: result.body, promptId: result.record.id, timing: result.timing };
   }
 
   /** The same exchange with `stream: true`: frames of Anthropic's SSE, released as the guard allows. */

@@ -19,6 +19,8 @@ export class Recording {
   /** What the client received of the provider's answer (the delivered body, never the raw one). */
   providerResult: ProviderResult | null = null;
   results: ScannerResultRecord[] = [];
+  /** Time spent making the record durable (ms), for Server-Timing. */
+  recordMs = 0;
   private closed?: Promise<PromptRecordedEvent>;
   private readonly started: ReturnType<PromptRecorder['start']>;
 
@@ -31,6 +33,7 @@ export class Recording {
   }
 
   close(): Promise<PromptRecordedEvent> {
+    const started = performance.now();
     this.closed ??= this.recorder.record(
       { ...this.started, draft: { ...this.started.draft, input: this.input, memory: this.memory } },
       {
@@ -39,7 +42,7 @@ export class Recording {
         providerResult: this.outcome === 'blocked' ? null : this.providerResult,
         scannerResults: this.results,
       },
-    );
+    ).finally(() => (this.recordMs = performance.now() - started));
     return this.closed;
   }
 }

@@ -10,6 +10,14 @@ export interface MessagesReply {
   status: number;
   body: unknown;
   promptId: string;
+  /** Milliseconds the proxy spent scanning, waiting on the provider and storing the record (Server-Timing). */
+  timing?: ExchangeTiming;
+}
+
+export interface ExchangeTiming {
+  guard?: number;
+  upstream?: number;
+  record?: number;
 }
 
 /**
@@ -17,7 +25,7 @@ export interface MessagesReply {
  * frames come every STREAM_HEARTBEAT_MS from the start, so the gateway can tell a silent model from
  * a proxy that is gone.
  */
-export type StreamFrame = { kind: 'head'; status: number; contentType: string; promptId: string } | { kind: 'data'; data: string } | { kind: 'ping' };
+export type StreamFrame = { kind: 'head'; status: number; contentType: string; promptId: string; timing?: ExchangeTiming } | { kind: 'data'; data: string } | { kind: 'ping' };
 
 /** How often the proxy sends a ping frame, and the gateway a heartbeat on `<cancelSubject>.alive` (ms). */
 export const STREAM_HEARTBEAT_MS = 500;

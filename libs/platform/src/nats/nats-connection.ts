@@ -12,7 +12,9 @@ export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
  */
 export async function connectNats(url: string, name: string, logger?: Logger): Promise<NatsConnection> {
   const { attempts, ...options } = resilientOptions();
-  const nc = await connect({ servers: url.split(','), name, ...options });
+  // noAsyncTraces: otherwise every request builds an Error (a stack trace) up front in case it
+  // fails, which profiles showed at 3-4% of the gateway's and the proxy's CPU.
+  const nc = await connect({ servers: url.split(','), name, ...options, noAsyncTraces: true });
   processState.track(
     nc,
     name,

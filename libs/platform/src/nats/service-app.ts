@@ -1,11 +1,14 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { memoizeValidationMetadata } from '../config/validation-metadata-cache';
 import { PinoNestLogger } from '../logging/logger';
 import type { PlatformMetrics } from '../ops/metrics';
 import { processState } from './connection-state';
 import { RequestContextInterceptor } from './request-context.interceptor';
 import { ResilientServerNats } from './resilient-server';
+import { coalesceWrites } from './rpc-client';
 import { RpcDomainExceptionFilter } from './rpc-exception.filter';
 import { payloadValidationPipe } from './validation';
 
@@ -21,6 +24,7 @@ export interface ServiceAppOptions {
 
 /** Builds a NATS microservice with the platform's validation, error filter and request context. */
 export async function createServiceApp(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
+  memoizeValidationMetadata();
   const strategy = new ResilientServerNats(
     { servers: options.natsUrl.split(','), queue: options.queue, name: options.queue },
     options.logger,
@@ -57,6 +61,12 @@ export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 export async function startService(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
   const app = await createServiceApp(module, options);
   await app.listen();
+  // Replies and events of one event-loop turn leave in one socket write (see rpc-client.ts).
+  try {
+    coalesceWrites(app.unwrap<NatsConnection>());
+  } catch {
+    // A transport that does not expose its connection keeps nats.js's own write schedule.
+  }
   return app;
 }
 

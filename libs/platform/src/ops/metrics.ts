@@ -36,4 +36,8 @@ export class PlatformMetrics {
   counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
+
+  histogram<L extends string>(name: string, help: string, labelNames: L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
 }

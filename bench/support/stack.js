@@ -1,0 +1,203 @@
+// Our whole stack for the benchmarks, each part its own process: a nats-server on a free port, a
+// fresh database with every migration, and every app's built dist/main.js (as scripts/run-stack.js
+// runs them); plus CPU accounting of processes from /proc/<pid>/stat, Postgres backends included.
+'use strict';
+const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync, mkdtempSync, rmSync, existsSync, openSync } = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('pg');
+
+const root = path.join(__dirname, '..', '..');
+const cfg = {
+  // Apps to run under `node --cpu-prof` (comma-separated, e.g. gateway,message-proxy); profiles in BENCH_PROFILE_DIR.
+  profile: (process.env.BENCH_PROFILE ?? '').split(',').filter(Boolean),
+  profileDir: process.env.BENCH_PROFILE_DIR ?? path.join(process.cwd(), 'bench-profiles'),
+};
+
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const MS_PER_TICK = 1000 / CLK_TCK;
+const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'bench-stack-'));
+
+const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
+
+// ---------------------------------------------------------------------------------------------
+// Processes and their CPU
+
+/** Every process we started or measure: name, group (mock, portkey, ours) and pid. */
+const processes = [];
+const children = [];
+
+function cpuTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ticks per process name, Postgres backends of our database included. */
+async function snapshot(pg, dbName) {
+  const out = new Map();
+  for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
+  const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
+  for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
+  return out;
+}
+
+/**
+ * Waits until the group's processes are quiet (at most 2 ticks of CPU over 300 ms, or `maxMs`), so
+ * work a load left behind (records stored asynchronously) is counted with that load, not the next.
+ */
+async function settle(group, maxMs = 20_000) {
+  const ticks = () => processes.filter((p) => p.group === group).reduce((sum, p) => sum + (cpuTicks(p.pid) ?? 0), 0);
+  const end = Date.now() + maxMs;
+  let last = ticks();
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = ticks();
+    if (now - last <= 2) return;
+    last = now;
+  }
+}
+
+/** ms of CPU spent between two snapshots, per process and summed per group. */
+function cpuBetween(before, after) {
+  const perProcess = {};
+  const perGroup = {};
+  for (const [name, a] of after) {
+    const b = before.get(name);
+    const ms = (a.ticks - (b ? b.ticks : 0)) * MS_PER_TICK;
+    const key = a.postgres ? 'postgres backends' : name;
+    perProcess[key] = (perProcess[key] ?? 0) + ms;
+    perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
+  }
+  return { perProcess, perGroup };
+}
+
+function start(name, group, args, env = {}, opts = {}) {
+  const log = path.join(LOG_DIR, `${name}.log`);
+  const fd = openSync(log, 'a');
+  const child = spawn(args[0], args.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', opts.pipe ? 'pipe' : fd, fd], cwd: root });
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`${name} exited (${signal ?? code}); see ${log}`);
+  });
+  children.push(child);
+  processes.push({ name, group, pid: child.pid });
+  return child;
+}
+
+let stopping = false;
+async function stopAll() {
+  stopping = true;
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => {
+      const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 8000);
+      c.on('exit', () => { clearTimeout(t); r(); });
+    }))),
+  );
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, check, timeoutMs = 90_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {}
+    if (Date.now() > end) throw new Error(`${what} did not come up in ${timeoutMs / 1000} s (logs in ${LOG_DIR})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const statusOf = (url) => fetch(url).then((r) => r.status).catch(() => 0);
+
+/** The database server's admin URL: BENCH_DATABASE_ADMIN_URL, or DATABASE_URL's server with the postgres database. */
+function adminDatabaseUrl() {
+  const u = new URL(process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  if (!process.env.BENCH_DATABASE_ADMIN_URL) u.pathname = '/postgres';
+  return u.href;
+}
+
+/** Starts our stack; resolves when the gateway is ready. `stop()` ends it and drops its database. */
+async function startOurs(extraEnv = {}) {
+  const adminUrl = adminDatabaseUrl();
+  const natsPort = await freePort();
+  const natsDir = path.join(LOG_DIR, 'nats');
+  start('nats-server', 'ours', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
+  await waitFor('nats-server', () => new Promise((resolve) => {
+    const s = net.connect(natsPort, '127.0.0.1', () => { s.end(); resolve(true); });
+    s.on('error', () => resolve(false));
+  }));
+
+  const dbName = `bench_proxy_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName}`);
+  await admin.query(`create database ${dbName}`);
+  database = { admin, dbName };
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl.href }, stdio: 'ignore' });
+
+  const gatewayPort = Number(process.env.GATEWAY_PORT ?? 0) || (await freePort());
+  const env = {
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    DATABASE_URL: dbUrl.href,
+    GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_HOST: '127.0.0.1',
+    HEALTH_PORT: '0',
+    OUTBOUND_ALLOWLIST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    NODE_ENV: 'development',
+    ...extraEnv,
+  };
+  for (const app of APPS) {
+    const main = path.join(root, 'apps', app, 'dist', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
+    const profile = cfg.profile.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`] : [];
+    start(app, 'ours', [process.execPath, ...profile, main], env);
+  }
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
+  return { url, dbName, admin, natsUrl: env.NATS_URL, snapshot: () => snapshot(admin, dbName) };
+}
+
+
+let database; // { admin, dbName } once created, so a failed start is cleaned up too
+
+/** Stops every process started here, drops the stack's database and removes the logs (unless BENCH_KEEP_LOGS). */
+async function stopEverything() {
+  await stopAll();
+  if (database) {
+    await database.admin.query(`drop database if exists ${database.dbName} with (force)`).catch(() => {});
+    await database.admin.end().catch(() => {});
+    database = undefined;
+  }
+  if (process.env.BENCH_KEEP_LOGS) console.error(`logs kept in ${LOG_DIR}`);
+  else rmSync(LOG_DIR, { recursive: true, force: true });
+}
+
+// Ctrl-C or a kill stops the stack too.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopEverything().finally(() => process.exit(130));
+  });
+}
+
+module.exports = { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes };

@@ -1,0 +1,92 @@
+import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import { signDevToken } from '@bastion/auth';
+import { bearer, uniqueTenant } from '@bastion/testing';
+import { MockUpstream } from '../support/mock-upstream';
+import { startProjectsService } from '../support/projects';
+import { startPromptsService } from '../support/prompts';
+import { startProvidersService } from '../support/providers';
+import { startProxyService } from '../support/proxy';
+import { http, startGateway } from '../support/stack';
+
+const TIMING = /^auth;dur=\d+(\.\d+)?, rpc;dur=\d+(\.\d+)?/;
+
+/** Server-Timing on proxied answers, and the gateway's memory of tokens it has already accepted. */
+describe('gateway Server-Timing and verified tokens', () => {
+  let upstream: MockUpstream;
+  let services: INestMicroservice[];
+  let gateway: INestApplication;
+  let base: string;
+  let key: string;
+  let tenant: string;
+
+  beforeAll(async () => {
+    upstream = await new MockUpstream().start();
+    services = [
+      await startPromptsService(),
+      await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
+      await startProjectsService(),
+      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
+    ];
+    ({ app: gateway, url: base } = await startGateway());
+    tenant = uniqueTenant();
+    const admin = bearer(tenant, 'admin');
+    const provider = await http(base, 'POST', '/backend/v1/providers', {
+      auth: admin,
+      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: 'claude-test' }, secrets: { apiKey: 'sk-ant-mock-key-000000' } },
+    });
+    expect(provider.status).toBe(200);
+    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'timed' } });
+    const projectId = project.body.id ?? project.body.project?.id;
+    expect((await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { deploymentStatus: 'live' } })).status).toBe(200);
+    key = signDevToken({ tenant, roles: ['member'], project: projectId });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    for (const s of services ?? []) await s.close();
+    await upstream?.stop();
+  });
+
+  const message = (stream = false) => ({ model: 'claude-test', max_tokens: 16, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: 'hello' }] });
+
+  it('reports auth and rpc on a JSON answer, and the proxy phases when it reports them', async () => {
+    const res = await http(base, 'POST', '/vendor/claude/v1/messages', { headers: { 'x-api-key': key }, body: message() });
+    expect(res.status).toBe(200);
+    const header = res.headers.get('server-timing');
+    expect(header).toMatch(TIMING);
+    for (const part of header!.split(', ')) expect(part).toMatch(/^(auth|rpc|guard|upstream|record);dur=\d+(\.\d+)?$/);
+  });
+
+  it('reports auth and rpc on a stream, in the head', async () => {
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(message(true)) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('server-timing')).toMatch(TIMING);
+    expect(await res.text()).toContain('message_stop');
+  });
+
+  it('reports auth on other authenticated routes and nothing on public ones', async () => {
+    const listed = await http(base, 'GET', '/backend/v1/providers', { auth: bearer(tenant, 'admin') });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('server-timing')).toMatch(/^auth;dur=/);
+    expect((await http(base, 'GET', '/livez')).headers.get('server-timing')).toBeNull();
+  });
+
+  it('still refuses a changed token after accepting the original', async () => {
+    const token = signDevToken({ tenant, roles: ['viewer'] });
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${token}` })).status).toBe(200);
+    const [header, payload, signature] = token.split('.');
+    const otherSignature = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${payload}.${otherSignature}` })).status).toBe(401);
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const widened = Buffer.from(JSON.stringify({ ...claims, roles: ['admin'] })).toString('base64url');
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${widened}.${signature}` })).status).toBe(401);
+  });
+
+  it('stops accepting a remembered token once it expires', async () => {
+    const shortLived = signDevToken({ tenant, roles: ['admin'], expiresInSeconds: 2 });
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${shortLived}` })).status).toBe(200);
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${shortLived}` })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${shortLived}` })).status).toBe(401);
+  });
+});
