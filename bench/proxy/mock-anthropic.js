@@ -75,7 +75,9 @@ const server = createServer((req, res) => {
       let body = {};
       try {
         body = JSON.parse(raw);
-      } catch {}
+      } catch {
+        // not JSON: answered as a plain request
+      }
       if (body.stream === true) return stream(res, body.model);
     }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });

@@ -119,7 +119,9 @@ async function waitFor(what, check, timeoutMs = 90_000) {
   for (;;) {
     try {
       if (await check()) return;
-    } catch {}
+    } catch {
+      // not up yet
+    }
     if (Date.now() > end) throw new Error(`${what} did not come up in ${timeoutMs / 1000} s (logs in ${LOG_DIR})`);
     await new Promise((r) => setTimeout(r, 250));
   }

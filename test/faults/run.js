@@ -337,7 +337,12 @@ async function main() {
   const services = {};
   let mock;
   const cleanup = async () => {
-    for (const s of Object.values(services)) if (s.child && s.child.exitCode === null) ((s.child.expectedExit = true), s.child.kill('SIGKILL'));
+    for (const s of Object.values(services)) {
+      if (s.child && s.child.exitCode === null) {
+        s.child.expectedExit = true;
+        s.child.kill('SIGKILL');
+      }
+    }
     mock?.kill();
     nats.child?.kill('SIGKILL');
     pg.stop();

@@ -9,10 +9,10 @@ import type { Logger } from 'pino';
 import { assertProductionReady, PROVIDERS_CONFIG, PROVIDERS_LOGGER, type ProvidersConfig } from './config';
 import { PrismaService } from './prisma/prisma.service';
 import { ProviderController } from './providers/provider.controller';
-import { ProviderTesterController } from './tester/provider-tester.controller';
+import { ProviderTesterController } from './providers/provider-tester.controller';
 import { ProviderRepository } from './providers/provider.repository';
 import { ProviderService } from './providers/provider.service';
-import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './tester/provider-tester.service';
+import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './providers/provider-tester.service';
 
 /** Provider changes, for the message proxy's cache (see DESIGN.md: events that must not be lost). */
 export const PROVIDERS_STREAM_SPEC = { name: PROVIDERS_STREAM, subjects: [ProviderEvents.changed] };

@@ -26,8 +26,6 @@ describe('tokens service over NATS', () => {
     await service?.close();
   });
 
-  const admin = (tenant: string) => principal('admin', { tenant, sub: 'svc-test' });
-
   it('stores a created token in the tokens schema with the defaults', async () => {
     const tenant = uniqueTenant();
     const res = await rpc.call(

@@ -3,7 +3,6 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import {
   CloudInitQuery,
-  type Jwks,
   ListTokensQuery,
   type Principal,
   RegisterBootstrapRequest,

@@ -7,7 +7,6 @@ import {
   DATASET_MAX_BYTES,
   PageQuery,
   PackagePageSchema,
-  type PackageView,
   type Principal,
   ScannerRpc,
   UpdateScannerRequest,

@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { type Principal, PromptIdParams, PromptRpc, ScanResponseSchema, type StoredScanView } from '@bastion/contracts';
+import { type Principal, PromptIdParams, PromptRpc, ScanResponseSchema } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/platform';
 import { RequestId } from '../http/request-id.decorator';
 

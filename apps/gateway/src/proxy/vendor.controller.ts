@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxyRpc, ProxySignals, ProxyStreams } from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';

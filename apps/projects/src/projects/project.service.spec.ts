@@ -1,5 +1,5 @@
-import type { ApiKeyRepository } from '../keys/api-key.repository';
-import type { ApiKeyService } from '../keys/api-key.service';
+import type { ApiKeyRepository } from './api-key.repository';
+import type { ApiKeyService } from './api-key.service';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_PROJECT_NAME, DomainError, ProjectEvents } from '@bastion/contracts';
 import { principal, RecordingEventPublisher, silentLogger } from '@bastion/testing';

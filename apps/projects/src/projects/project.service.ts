@@ -52,8 +52,8 @@ import {
 } from '../domain/project-config';
 import { isUuid, resolveRuntimeVersion } from '../domain/versions';
 import { ProjectsEventPublisher } from '../events/projects-event.publisher';
-import { ApiKeyRepository } from '../keys/api-key.repository';
-import { ApiKeyService } from '../keys/api-key.service';
+import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeyService } from './api-key.service';
 import type { Project } from '../generated/prisma/client';
 import { PROJECTS_LOGGER } from '../logger';
 import { ScannerRepository } from '../scanners/scanner.repository';

@@ -24,11 +24,11 @@ import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';
 import { providerRuntime, providerView, systemProviderView } from './provider.mapper';
 import { ProviderRepository } from './provider.repository';
-import { checkOutputsReadNoSecret, checkSecretsRebound } from './secret-binding';
+import { checkSecretsRebound } from './secret-binding';
 import { mergeSecrets } from './secret-mask';
 import { checkTemplate, invalid, plainJson } from './template-check';
-import { ProviderTesterService } from '../tester/provider-tester.service';
-import { splitTestPrompt, testFailure } from '../tester/test-prompt';
+import { ProviderTesterService } from './provider-tester.service';
+import { splitTestPrompt, testFailure } from './test-prompt';
 
 /**
  * Tenant providers: made from a system provider or a raw template, secrets sealed at rest and
@@ -51,7 +51,7 @@ export class ProviderService implements OnModuleInit {
     await this.providers.seedSystemProviders(SYSTEM_PROVIDERS);
   }
 
-  async listSystem(principal: Principal): Promise<{ providers: SystemProviderView[] }> {
+  async listSystem(_principal: Principal): Promise<{ providers: SystemProviderView[] }> {
     return { providers: (await this.providers.listSystem()).map(systemProviderView) };
   }
 

@@ -65,6 +65,7 @@ const SPACE = /^\p{Zs}$/u;
 const LINE_BREAK = /^[\p{Zl}\p{Zp}]$/u;
 const DASH = /^\p{Pd}$/u;
 const DIGIT = /^\p{Nd}$/u;
+// eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** A canonical text and the way back to the original. */

@@ -18,7 +18,7 @@ import {
 } from '@bastion/contracts';
 import { decodeCursor, EventPublisher, paginate } from '@bastion/platform';
 import { isUuid } from '../domain/versions';
-import { ProjectRepository } from '../projects/project.repository';
+import { ProjectRepository } from './project.repository';
 import { apiKeyView, resolvedApiKey } from './api-key.mapper';
 import { ApiKeyRepository } from './api-key.repository';
 

@@ -3,8 +3,8 @@ import { DomainError, type ProviderTestExchange, type ProviderTestResult, type P
 import { type IncomingResponse, type OutgoingRequest, redactRecord, redactSecrets, runProvider, type Signers, type Transport } from '@bastion/provider-runtime';
 import { TemplateError } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
-import { checkTemplate, plainJson } from '../providers/template-check';
-import { ProviderRepository } from '../providers/provider.repository';
+import { checkTemplate, plainJson } from './template-check';
+import { ProviderRepository } from './provider.repository';
 import { splitTestPrompt } from './test-prompt';
 
 export const OUTBOUND_TRANSPORT = Symbol('OUTBOUND_TRANSPORT');
@@ -34,7 +34,7 @@ export class ProviderTesterService {
     @Inject(PROVIDERS_CONFIG) private readonly config: ProvidersConfig,
   ) {}
 
-  async test({ principal, body }: TestProviderCommand): Promise<ProviderTestResult> {
+  async test({ body }: TestProviderCommand): Promise<ProviderTestResult> {
     const given = splitTestPrompt(body.inputs, body.prompt);
     let template: ProviderTemplateView;
     let inputs = given.inputs;
