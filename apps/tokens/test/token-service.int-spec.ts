@@ -1,7 +1,10 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant, untypedRpc } from '@bastion/testing';
+import { principal as fixturePrincipal, uniqueTenant, untypedRpc } from '@bastion/testing';
+
+/** An admin of `tenant`, as the gateway would send it. */
+const principal = (tenant: string) => fixturePrincipal('admin', { tenant, sub: 'svc-test' });
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { startTokensService, testEnv } from '../../../test/support/stack';

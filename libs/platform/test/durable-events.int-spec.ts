@@ -1,3 +1,4 @@
+import type { EventContract } from '@bastion/contracts';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@bastion/contracts';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -29,6 +30,11 @@ async function until(check: () => boolean, ms: number): Promise<number> {
   return Date.now() - started;
 }
 
+/** An event declaration for a test subject (the payload is a plain object). */
+function eventOn(subject: string): EventContract<object> {
+  return { kind: 'event', subject, payload: Object, stream: '' };
+}
+
 describe('durable events (JetStream)', () => {
   let nc: NatsConnection;
   let stream: string;
@@ -47,9 +53,9 @@ describe('durable events (JetStream)', () => {
   it('hands the batch handler up to `size` events per call, each stored once', async () => {
     const events = new EventPublisher(nc);
     const ids = Array.from({ length: 500 }, () => randomUUID());
-    await Promise.all(ids.map((id) => events.publishDurably(subject, { id }, id, 5000)));
+    await Promise.all(ids.map((id) => events.publishDurably(eventOn(subject), { id }, id, 5000)));
     // A retried publish (same id) is stored once.
-    await events.publishDurably(subject, { id: ids[0] }, ids[0], 5000);
+    await events.publishDurably(eventOn(subject), { id: ids[0] }, ids[0], 5000);
     const batches: number[] = [];
     const seen: string[] = [];
     const consumer = await DurableConsumer.start(nc, {
@@ -73,7 +79,7 @@ describe('durable events (JetStream)', () => {
     const events = new EventPublisher(nc);
     const big = 'x'.repeat((nc.info?.max_payload ?? 1_048_576) + 100_000);
     const id = randomUUID();
-    await events.publishDurably(subject, { id, big }, id, 5000);
+    await events.publishDurably(eventOn(subject), { id, big }, id, 5000);
     const got: Rec[] = [];
     const consumer = await DurableConsumer.start(nc, { stream, durable: 'store', subjects: [subject], payload: Rec, logger, handler: async (e) => void got.push(e) });
     await until(() => got.length === 1, 5000);
@@ -84,7 +90,7 @@ describe('durable events (JetStream)', () => {
 
   it('delivers again within seconds what a crashed consumer had not acknowledged', async () => {
     const id = randomUUID();
-    await new EventPublisher(nc).publishDurably(subject, { id }, id, 5000);
+    await new EventPublisher(nc).publishDurably(eventOn(subject), { id }, id, 5000);
     const crashing = await connectNats(natsUrl(), 'durable-test-crashing');
     let received = false;
     await DurableConsumer.start(crashing, {
@@ -113,7 +119,7 @@ describe('durable events (JetStream)', () => {
   it('answers UNAVAILABLE when the record cannot be made durable in its budget', async () => {
     const events = new EventPublisher(nc);
     const started = Date.now();
-    const err = await events.publishDurably('test.nobody.stores.this.v1', { id: 'x' }, randomUUID(), 600).catch((e: unknown) => e);
+    const err = await events.publishDurably(eventOn('test.nobody.stores.this.v1'), { id: 'x' }, randomUUID(), 600).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE });
     expect(Date.now() - started).toBeLessThan(2500);
   });

@@ -52,6 +52,7 @@ export class AdmissionController {
   @ApiBearerAuth()
   @Delete('api/register/namespaces/:namespace/registrations/:name')
   @ApiOperation({ summary: 'Delete a site registration, freeing its node name for any token' })
+  @ApiReply('EmptyResponse')
   deleteRegistration(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @RequestId() rid: string) {
     return this.rpc.call(TokenRpc.deleteRegistration, { principal, namespace: p.namespace, name: p.name }, rid);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
@@ -30,6 +30,10 @@ export class OpenAiController {
 
   @Post('chat/completions')
   @ApiOperation({ summary: 'OpenAI Chat Completions through the guardrails (JSON, or SSE with stream: true)' })
+  @ApiOkResponse({
+    description: 'A chat.completion, or with stream: true chat.completion.chunk events ending in data: [DONE]',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } }, 'text/event-stream': { schema: { type: 'string' } } },
+  })
   async completions(
     @CurrentPrincipal() principal: Principal,
     @Param() p: OpenAiParams,

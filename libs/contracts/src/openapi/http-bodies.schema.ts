@@ -32,6 +32,185 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
     "additionalProperties": false,
     "description": "The error body of the Anthropic-compatible routes (`/vendor/...`)."
   },
+  "ApiKeyCreateResponse": {
+    "type": "object",
+    "properties": {
+      "token": {
+        "$ref": "#/components/schemas/ApiKeyCreated"
+      }
+    },
+    "required": [
+      "token"
+    ],
+    "additionalProperties": false,
+    "description": "`POST /backend/v1/tokens`: the new key, its value shown only here."
+  },
+  "ApiKeyCreated": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "prefix": {
+        "type": "string",
+        "description": "The key's first characters (`bsk_` and part of its id), to tell keys apart."
+      },
+      "projectId": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      },
+      "machine": {
+        "type": "boolean"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "createdBy": {
+        "type": "string"
+      },
+      "lastUsedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Updated at most once a minute or so, not on every request."
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "createdAt",
+      "createdBy",
+      "expiresAt",
+      "id",
+      "lastUsedAt",
+      "machine",
+      "name",
+      "prefix",
+      "projectId",
+      "role",
+      "value"
+    ],
+    "additionalProperties": false,
+    "description": "What creating a key answers: the view plus its value, shown this once."
+  },
+  "ApiKeyPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "next": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "prev": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "tokens": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApiKeyView"
+        }
+      }
+    },
+    "required": [
+      "next",
+      "prev",
+      "tokens"
+    ],
+    "description": "A backend list page: the items under their own key (`providers`, `scanners`, ...), plus cursors."
+  },
+  "ApiKeyReply": {
+    "type": "object",
+    "properties": {
+      "token": {
+        "$ref": "#/components/schemas/ApiKeyView"
+      }
+    },
+    "required": [
+      "token"
+    ],
+    "additionalProperties": false
+  },
+  "ApiKeyView": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "prefix": {
+        "type": "string",
+        "description": "The key's first characters (`bsk_` and part of its id), to tell keys apart."
+      },
+      "projectId": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      },
+      "machine": {
+        "type": "boolean"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdAt": {
+        "type": "string"
+      },
+      "createdBy": {
+        "type": "string"
+      },
+      "lastUsedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Updated at most once a minute or so, not on every request."
+      }
+    },
+    "required": [
+      "id",
+      "name",
+      "prefix",
+      "projectId",
+      "role",
+      "machine",
+      "expiresAt",
+      "createdAt",
+      "createdBy",
+      "lastUsedAt"
+    ],
+    "additionalProperties": false,
+    "description": "An API key as lists and reads show it: never its value."
+  },
   "BackendApiError": {
     "type": "object",
     "properties": {
@@ -54,6 +233,139 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
     ],
     "additionalProperties": false,
     "description": "The error body of `/backend/v1` routes: the field violations (422), or a message."
+  },
+  "ChatCompletion": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "object": {
+        "type": "string",
+        "const": "chat.completion"
+      },
+      "created": {
+        "type": "number"
+      },
+      "model": {
+        "type": "string"
+      },
+      "choices": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "index": {
+              "type": "number"
+            },
+            "message": {
+              "type": "object",
+              "properties": {
+                "role": {
+                  "type": "string",
+                  "const": "assistant"
+                },
+                "content": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "tool_calls": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "id": {
+                        "type": "string"
+                      },
+                      "type": {
+                        "type": "string",
+                        "const": "function"
+                      },
+                      "function": {
+                        "type": "object",
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "arguments": {
+                            "type": "string"
+                          }
+                        },
+                        "required": [
+                          "name",
+                          "arguments"
+                        ],
+                        "additionalProperties": false
+                      }
+                    },
+                    "required": [
+                      "id",
+                      "type",
+                      "function"
+                    ],
+                    "additionalProperties": false
+                  }
+                },
+                "refusal": {
+                  "type": "null"
+                }
+              },
+              "required": [
+                "role",
+                "content",
+                "refusal"
+              ],
+              "additionalProperties": false
+            },
+            "logprobs": {
+              "type": "null"
+            },
+            "finish_reason": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "index",
+            "message",
+            "logprobs",
+            "finish_reason"
+          ],
+          "additionalProperties": false
+        }
+      },
+      "usage": {
+        "type": "object",
+        "properties": {
+          "prompt_tokens": {
+            "type": "number"
+          },
+          "completion_tokens": {
+            "type": "number"
+          },
+          "total_tokens": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "prompt_tokens",
+          "completion_tokens",
+          "total_tokens"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "id",
+      "object",
+      "created",
+      "model",
+      "choices",
+      "usage"
+    ],
+    "additionalProperties": false,
+    "description": "A Chat Completion (`/openai/{provider}/chat/completions` without `stream`)."
   },
   "CloudInitResponse": {
     "type": "object",
@@ -781,7 +1093,7 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
       },
       "tokenCount": {
         "type": "number",
-        "description": "Project-scoped bearer tokens are minted outside the platform: 0."
+        "description": "The project's API keys (`/backend/v1/tokens` with its projectId)."
       },
       "deploymentStatus": {
         "$ref": "#/components/schemas/DeploymentStatus"
@@ -1193,60 +1505,15 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
     "additionalProperties": false
   },
   "ProviderTemplateView": {
-    "type": "object",
-    "properties": {
-      "type": {
-        "type": "string",
-        "const": "request"
+    "anyOf": [
+      {
+        "$ref": "#/components/schemas/RequestTemplateView"
       },
-      "method": {
-        "type": "string"
-      },
-      "url": {
-        "type": "string"
-      },
-      "headers": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "queryParams": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "body": {
-        "type": "string"
-      },
-      "json": {},
-      "timeout": {
-        "type": "number"
-      },
-      "awsAuth": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "ociAuth": {
-        "type": "object",
-        "additionalProperties": {
-          "type": "string"
-        }
-      },
-      "outputs": {
-        "type": "object",
-        "additionalProperties": {}
+      {
+        "$ref": "#/components/schemas/WorkflowTemplateView"
       }
-    },
-    "required": [
-      "type",
-      "method",
-      "url"
     ],
-    "additionalProperties": false
+    "description": "A provider template: one HTTP request, or a workflow of stages."
   },
   "ProviderTestExchange": {
     "type": "object",
@@ -1695,6 +1962,102 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
       "passport"
     ],
     "additionalProperties": false
+  },
+  "RequestTemplateView": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "request"
+      },
+      "method": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string"
+      },
+      "headers": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "queryParams": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "body": {
+        "type": "string"
+      },
+      "json": {},
+      "timeout": {
+        "type": "number"
+      },
+      "awsAuth": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "ociAuth": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "outputs": {
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "type",
+      "method",
+      "url"
+    ],
+    "additionalProperties": false,
+    "description": "One HTTP request with `{{ expr }}` placeholders; `outputs` read its `response`."
+  },
+  "RetryStageView": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "retry"
+      },
+      "attempts": {
+        "type": "number"
+      },
+      "backoff": {
+        "type": [
+          "string",
+          "number"
+        ]
+      },
+      "when": {
+        "type": "string"
+      },
+      "block": {
+        "$ref": "#/components/schemas/RequestTemplateView"
+      }
+    },
+    "required": [
+      "type",
+      "attempts",
+      "block"
+    ],
+    "additionalProperties": false,
+    "description": "Runs `block` up to `attempts` times while `when` (rendered after each attempt, with the block's outputs and `attempt` in scope) is true, waiting `backoff` seconds (an expression of `attempt`) between attempts."
+  },
+  "Role": {
+    "type": "string",
+    "enum": [
+      "admin",
+      "member",
+      "viewer"
+    ]
   },
   "ScannerCreateResponse": {
     "type": "object",
@@ -3181,6 +3544,57 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
       "JWT"
     ]
   },
+  "UserReply": {
+    "type": "object",
+    "properties": {
+      "user": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "tenant": {
+            "type": "string"
+          },
+          "roles": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "projectId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "kind": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id",
+          "email",
+          "tenant",
+          "roles",
+          "projectId",
+          "kind"
+        ],
+        "additionalProperties": false
+      }
+    },
+    "required": [
+      "user"
+    ],
+    "additionalProperties": false,
+    "description": "`GET /backend/v1/users/me`: the caller, a user (JWT) or an API key."
+  },
   "ViewRef": {
     "type": "object",
     "properties": {
@@ -3204,5 +3618,44 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
       "uid"
     ],
     "additionalProperties": false
+  },
+  "WorkflowStageView": {
+    "anyOf": [
+      {
+        "$ref": "#/components/schemas/RequestTemplateView"
+      },
+      {
+        "$ref": "#/components/schemas/RetryStageView"
+      }
+    ]
+  },
+  "WorkflowTemplateView": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "workflow"
+      },
+      "stages": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/WorkflowStageView"
+        }
+      },
+      "outputs": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "timeout": {
+        "type": "number"
+      }
+    },
+    "required": [
+      "type",
+      "stages",
+      "outputs"
+    ],
+    "additionalProperties": false,
+    "description": "Stages run in order; each stage's `outputs` come into scope for the later stages and for the workflow's own `outputs`, which must yield `content`. `timeout` (seconds) bounds the whole run."
   }
 };

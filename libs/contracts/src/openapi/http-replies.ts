@@ -14,6 +14,7 @@ import type {
 import type { PromptTemplateView, PromptView } from '../prompts/prompt.views';
 import type { ProviderTestResult, ProviderView, SystemProviderView } from '../providers/provider.views';
 import type { Jwks, RegistrationListResponse, RegistrationObject } from '../registrations/registration.views';
+import type { ApiKeyCreated, ApiKeyView } from '../keys/api-key.views';
 import type { TokenCreateResponse, TokenGetResponse, TokenListResponse, TokenObjectChangeResponse } from '../tokens/token.views';
 
 /*
@@ -29,6 +30,27 @@ export type DatasetRunPage = Page<'datasetRuns', DatasetRunView>;
 export type PackagePage = Page<'packages', PackageView>;
 export type ProjectPage = Page<'projects', ProjectView>;
 export type ProviderPage = Page<'providers', ProviderView>;
+/** `POST /backend/v1/tokens`: the new key, its value shown only here. */
+export interface ApiKeyCreateResponse {
+  token: ApiKeyCreated;
+}
+export type ApiKeyPage = Page<'tokens', ApiKeyView>;
+export interface ApiKeyReply {
+  token: ApiKeyView;
+}
+/** `GET /backend/v1/users/me`: the caller, a user (JWT) or an API key. */
+export interface UserReply {
+  user: { id: string; email: string | null; tenant: string; roles: string[]; projectId: string | null; kind: string };
+}
+/** A Chat Completion (`/openai/{provider}/chat/completions` without `stream`). */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: { index: number; message: { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[]; refusal: null }; logprobs: null; finish_reason: string }[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
 export type PromptPage = Page<'prompts', PromptView>;
 
 export interface ScannerReply {
@@ -121,6 +143,11 @@ export interface HttpBodies {
   ProviderTestResult: ProviderTestResult;
   ProviderCreateResponse: ProviderCreateResponse;
   ProviderPage: ProviderPage;
+  ApiKeyCreateResponse: ApiKeyCreateResponse;
+  ApiKeyPage: ApiKeyPage;
+  ApiKeyReply: ApiKeyReply;
+  UserReply: UserReply;
+  ChatCompletion: ChatCompletion;
   ProviderReply: ProviderReply;
   EmptyResponse: EmptyResponse;
   PromptPage: PromptPage;
