@@ -244,4 +244,28 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     const clean = await http(base, 'POST', '/backend/v1/scans', { auth: app, body: { input: 'hello', verbose: false } });
     expect(clean.body).toMatchObject({ redactedInput: 'hello', result: { outcome: 'cleared', scannerResults: [] } });
   });
+
+  it("follows the project's setting for content it cannot read: refuse all, or pass all flagged", async () => {
+    const { client, admin, projectId } = await setup();
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
+    const set = async (guard: object) => {
+      const res = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { config: { guard } } });
+      expect(res.status).toBe(200);
+      expect(res.body.project.config.guard).toEqual(guard);
+    };
+    await set({ unreadableContent: 'refuse' });
+    await waitFor(async () => {
+      const res = await refused(client.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: [image] }] })).catch(() => undefined);
+      return res?.status === 400 ? res : undefined;
+    }, 5000, 'the setting to reach the proxy (image refused)');
+    await set({ unreadableContent: 'flag' });
+    const passed = await waitFor(async () => {
+      try {
+        return await client.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'hologram' } as never, { type: 'text', text: 'hi' }] }] }).withResponse();
+      } catch {
+        return undefined;
+      }
+    }, 5000, 'the setting to reach the proxy (unknown type passed)');
+    expect((await record(admin, passed.response.headers.get('x-bastion-prompt-id')!)).result.outcome).toBe('flagged');
+  });
 });

@@ -5,6 +5,7 @@ import {
   type GuardrailEntryChange,
   type GuardrailEntryInput,
   type GuardrailList,
+  type GuardSettings,
   LATEST_VERSION,
   type ProjectList,
   type ProviderEntry,
@@ -25,6 +26,8 @@ export interface StoredProjectConfig {
   packages: StoredGuardrailEntry[];
   scanners: StoredGuardrailEntry[];
   providers: ProviderEntry[];
+  /** The message proxy's settings for content it cannot scan (see GuardSettings). */
+  guard?: GuardSettings;
 }
 
 export const EMPTY_CONFIG: StoredProjectConfig = { packages: [], scanners: [], providers: [] };
@@ -166,9 +169,14 @@ export function countsOf(config: StoredProjectConfig): { providerCount: number; 
 }
 
 /** The config as the API shows it: entries without their stored version ids. */
-export function publicLists(config: StoredProjectConfig): { packages: GuardrailEntry[]; scanners: GuardrailEntry[]; providers: ProviderEntry[] } {
+export function publicLists(config: StoredProjectConfig): { packages: GuardrailEntry[]; scanners: GuardrailEntry[]; providers: ProviderEntry[]; guard?: GuardSettings } {
   const strip = ({ versionId: _omit, ...entry }: StoredGuardrailEntry): GuardrailEntry => entry;
-  return { packages: config.packages.map(strip), scanners: config.scanners.map(strip), providers: config.providers.map((p) => ({ ...p })) };
+  return {
+    packages: config.packages.map(strip),
+    scanners: config.scanners.map(strip),
+    providers: config.providers.map((p) => ({ ...p })),
+    ...(config.guard ? { guard: { ...config.guard } } : {}),
+  };
 }
 
 /** Every scanner and package the config names. */

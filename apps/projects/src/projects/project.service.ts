@@ -218,6 +218,7 @@ export class ProjectService {
       packages: resolve(config.packages),
       scanners: resolve(config.scanners),
       providers: config.providers,
+      guard: config.guard,
     };
   }
 
@@ -291,6 +292,7 @@ export class ProjectService {
       lists[list] = entries.map((e, i) => buildGuardrailEntry(e, targets.get(e.id.toLowerCase())!, list, [...loc, list, String(i)]));
     }
     if (input.providers) lists.providers = input.providers.map(buildProviderEntry);
+    if (input.guard) lists.guard = { ...input.guard };
     checkLists(lists, loc);
     return lists;
   }

@@ -985,6 +985,23 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
         "items": {
           "$ref": "#/components/schemas/ProviderEntry"
         }
+      },
+      "guard": {
+        "type": "object",
+        "properties": {
+          "unreadableContent": {
+            "type": "string",
+            "enum": [
+              "refuse",
+              "flag"
+            ]
+          },
+          "scanToolDescriptions": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false,
+        "description": "How the proxy treats content it cannot scan; absent: the defaults."
       }
     },
     "required": [

@@ -105,6 +105,19 @@ export class ProviderEntryInput extends ProviderEntryChange {
 }
 
 /** Whole lists: each given list replaces the project's list; an absent one is kept. */
+/** How the message proxy treats what it cannot scan (see GuardSettings in the proxy contracts). */
+export class GuardSettingsInput {
+  @ApiPropertyOptional({ enum: ['refuse', 'flag'], description: 'refuse: images, binary documents and unknown types are refused; flag: they pass and the prompt is flagged. Unset: binary content passes flagged, unknown types are refused.' })
+  @IsOptional()
+  @IsIn(['refuse', 'flag'])
+  unreadableContent?: 'refuse' | 'flag';
+
+  @ApiPropertyOptional({ description: "Scan the descriptions and schemas of the tools a request declares." })
+  @IsOptional()
+  @IsBoolean()
+  scanToolDescriptions?: boolean;
+}
+
 export class ProjectConfigInput {
   @ApiPropertyOptional({ type: [GuardrailEntryInput] })
   @IsOptional()
@@ -129,6 +142,13 @@ export class ProjectConfigInput {
   @ValidateNested({ each: true })
   @Type(() => ProviderEntryInput)
   providers?: ProviderEntryInput[];
+
+  @ApiPropertyOptional({ type: GuardSettingsInput })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GuardSettingsInput)
+  guard?: GuardSettingsInput;
 }
 
 class ProjectFields {

@@ -104,6 +104,8 @@ export interface ProjectConfigView {
   packages: GuardrailEntry[];
   scanners: GuardrailEntry[];
   providers: ProviderEntry[];
+  /** How the proxy treats content it cannot scan; absent: the defaults. */
+  guard?: { unreadableContent?: 'refuse' | 'flag'; scanToolDescriptions?: boolean };
 }
 
 export interface ProjectView {
