@@ -13,6 +13,7 @@ import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
 import { OpenAiChatService } from './openai/openai-chat.service';
 import { ProxyController } from './proxy.controller';
+import { SharedProviderLimiter } from './limits/shared-provider-limiter';
 import { StreamLiveness } from './liveness/stream-liveness';
 import { PromptRecorder } from './records/prompt-recorder';
 import { UpstreamService } from './upstream/upstream.service';
@@ -50,6 +51,7 @@ export class ProxyModule implements OnApplicationShutdown {
         { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }) },
         DirectoryService,
         ExchangeContext,
+        { provide: SharedProviderLimiter, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new SharedProviderLimiter(nc) },
         UpstreamService,
         PromptRecorder,
         GuardedExchange,

@@ -6,7 +6,7 @@ import { DirectoryService } from '../cache/directory.service';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import { compiledGuardrail } from '../guard/compiled-guardrails';
 import { DirectionGuard, ScanBudget, type ScanDirection } from '../guard/direction-guard';
-import { ProviderLimiter } from '../limits/provider-limiter';
+import { SharedProviderLimiter } from '../limits/shared-provider-limiter';
 
 export interface Exchange {
   project: ProjectRuntime;
@@ -27,7 +27,6 @@ export interface Exchange {
  */
 @Injectable()
 export class ExchangeContext {
-  private readonly limiter = new ProviderLimiter();
   private readonly outcomes: Counter<'direction' | 'outcome'>;
   private readonly limited: Counter<'provider'>;
 
@@ -35,6 +34,7 @@ export class ExchangeContext {
     private readonly directory: DirectoryService,
     metrics: PlatformMetrics,
     @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
+    private readonly limiter: SharedProviderLimiter,
   ) {
     this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', ['direction', 'outcome']);
     this.limited = metrics.counter('bastion_provider_rate_limited_total', 'Requests refused (429) by a provider limit', ['provider']);
@@ -48,7 +48,7 @@ export class ExchangeContext {
     const provider = providerRef === null ? null : await this.directory.provider(principal.tenant, providerRef).catch(notFoundAs('provider'));
     if (provider) {
       this.checkEnabled(project, provider);
-      const decision = this.limiter.acquire(`${provider.tenant}:${provider.id}`, provider);
+      const decision = await this.limiter.acquire(`${provider.tenant}:${provider.id}`, provider);
       if (!decision.ok) {
         this.limited.inc({ provider: provider.name });
         throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, `rate limit of provider "${provider.name}": ${decision.reason}`, [], decision.retryAfter);

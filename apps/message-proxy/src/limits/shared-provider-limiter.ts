@@ -1,0 +1,59 @@
+import { type KV, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { admit, hasLimits, type LimitDecision, type LimitState, ProviderLimiter, type ProviderLimits } from './provider-limiter';
+
+/** The JetStream KV bucket holding every provider's buckets (one key per tenant and provider). */
+export const LIMITS_BUCKET = 'provider-limits';
+
+/** Compare-and-set attempts before a request is refused as contended (a short Retry-After). */
+const MAX_ATTEMPTS = 25;
+
+/**
+ * A provider's limits counted once across every message-proxy replica: the buckets live in a
+ * JetStream KV entry, and each decision is a compare-and-set on it (read, decide with `admit`,
+ * write only if nobody wrote in between; otherwise read again). Clocks are wall-clock seconds, the
+ * one clock every replica shares. A provider without limits costs nothing here. A request that loses
+ * the race MAX_ATTEMPTS times is refused with a short Retry-After (never let through uncounted).
+ * When the bucket cannot be reached (NATS down), the decision falls back to this replica's own
+ * count, so an outage degrades the limit to per replica instead of refusing every request.
+ */
+export class SharedProviderLimiter {
+  private kv?: Promise<KV>;
+  private readonly local = new ProviderLimiter(() => Date.now() / 1000);
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly nowSeconds: () => number = () => Date.now() / 1000,
+  ) {}
+
+  async acquire(key: string, limits: ProviderLimits): Promise<LimitDecision> {
+    if (!hasLimits(limits)) return { ok: true };
+    const name = key.replace(/[^A-Za-z0-9_=-]/g, '_');
+    try {
+      const kv = await this.bucket();
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const entry = await kv.get(name);
+        const current = entry && entry.operation === 'PUT' && entry.length > 0 ? (entry.json<LimitState>() ?? undefined) : undefined;
+        const { decision, next } = admit(current, limits, this.nowSeconds());
+        if (!decision.ok) return decision;
+        try {
+          if (entry && entry.revision > 0) await kv.update(name, JSON.stringify(next), entry.revision);
+          else await kv.create(name, JSON.stringify(next));
+          return decision;
+        } catch {
+          // Another replica wrote first: decide again on what it wrote.
+        }
+      }
+      return { ok: false, retryAfter: 0.05, reason: 'the provider limit is contended' };
+    } catch {
+      this.kv = undefined;
+    }
+    return this.local.acquire(key, limits);
+  }
+
+  private bucket(): Promise<KV> {
+    // Entries expire after a minute unused: an idle provider's buckets are full again by then anyway.
+    this.kv ??= new Kvm(this.nc).create(LIMITS_BUCKET, { history: 1, ttl: 60_000 });
+    return this.kv;
+  }
+}
