@@ -414,6 +414,8 @@ async function main() {
           const stopped = services.gateway.signal('SIGTERM');
           // Its listener closes at once; the next gateway takes the port while the old one drains.
           for (let i = 0; i < 50 && (await canConnect(gatewayPort)); i++) await sleep(50);
+          // The draining gateway still serves its ops port (readiness 503): the new one gets its own, as a new pod would.
+          services.gateway.env = { ...services.gateway.env, HEALTH_PORT: String(await freePort()) };
           services.gateway.start();
           services.gateway.draining = stopped.then(() => old);
         },
