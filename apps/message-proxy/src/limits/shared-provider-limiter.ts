@@ -26,8 +26,25 @@ export class SharedProviderLimiter {
     private readonly nowSeconds: () => number = () => Date.now() / 1000,
   ) {}
 
-  async acquire(key: string, limits: ProviderLimits): Promise<LimitDecision> {
-    if (!hasLimits(limits)) return { ok: true };
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  /**
+   * One decision at a time per provider in this process (the requests of one replica would only
+   * race each other on the entry); the replicas' compare-and-set settles the rest.
+   */
+  acquire(key: string, limits: ProviderLimits): Promise<LimitDecision> {
+    if (!hasLimits(limits)) return Promise.resolve({ ok: true });
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const next = previous.then(() => this.decide(key, limits));
+    const settled = next.catch(() => undefined);
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return next;
+  }
+
+  private async decide(key: string, limits: ProviderLimits): Promise<LimitDecision> {
     const name = key.replace(/[^A-Za-z0-9_=-]/g, '_');
     try {
       const kv = await this.bucket();
@@ -41,7 +58,8 @@ export class SharedProviderLimiter {
           else await kv.create(name, JSON.stringify(next));
           return decision;
         } catch {
-          // Another replica wrote first: decide again on what it wrote.
+          // Another replica (or request) wrote first: back off a little, at random, and decide again on what it wrote.
+          await new Promise((r) => setTimeout(r, Math.random() * 2 * (attempt + 1)));
         }
       }
       return { ok: false, retryAfter: 0.05, reason: 'the provider limit is contended' };
