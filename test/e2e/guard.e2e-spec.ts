@@ -1,13 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { signDevToken } from '@bastion/auth';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
-import { MockUpstream } from '../support/mock-upstream';
-import { startProjectsService } from '../support/projects';
-import { startPromptsService } from '../support/prompts';
-import { startProvidersService } from '../support/providers';
-import { startProxyService } from '../support/proxy';
-import { http, startGateway } from '../support/stack';
+import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
+import type { MockUpstream } from '../support/mock-upstream';
+import { http } from '../support/stack';
 
 const ANTHROPIC_KEY = 'sk-ant-mock-key-000000';
 const MODEL = 'claude-test';
@@ -19,27 +15,16 @@ const SECRET = 'hunter2';
  * streams, and the record never keeps more than what was delivered.
  */
 describe('the guard holds (Anthropic SDK through the gateway)', () => {
+  let stack: GuardedStack;
   let upstream: MockUpstream;
-  let services: INestMicroservice[];
-  let gateway: INestApplication;
   let base: string;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    services = [
-      await startPromptsService(),
-      await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
-      await startProjectsService(),
-      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1', STREAM_HOLDBACK_CHARS: '32' }),
-    ];
-    ({ app: gateway, url: base } = await startGateway());
+    stack = await startGuardedStack({ STREAM_HOLDBACK_CHARS: '32' });
+    ({ upstream, base } = stack);
   }, 60_000);
 
-  afterAll(async () => {
-    await gateway?.close();
-    for (const s of services ?? []) await s.close();
-    await upstream?.stop();
-  });
+  afterAll(() => stack?.close());
 
   beforeEach(() => {
     upstream.reply = undefined;
