@@ -109,15 +109,6 @@ export class DirectionGuard {
     return this.states.some((s) => !(s.scanner instanceof Error));
   }
 
-  get entries(): readonly RuntimeGuardrail[] {
-    return this.states.map((s) => s.entry);
-  }
-
-  /** The compiled scanners that will run (for working out how far back a match can reach). */
-  get scanners(): Scanner[] {
-    return this.states.flatMap((s) => (s.scanner instanceof Error ? [] : [s.scanner]));
-  }
-
   /** Scans `text`, which starts at offset `base` of the whole. */
   scan(text: string, base = 0): WindowVerdict {
     const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];

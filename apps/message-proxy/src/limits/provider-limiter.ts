@@ -58,9 +58,4 @@ export class ProviderLimiter {
     this.states.set(key, next);
     return decision;
   }
-
-  /** Forget a provider's state (its limits changed). */
-  reset(keyPrefix: string): void {
-    for (const k of this.states.keys()) if (k.startsWith(keyPrefix)) this.states.delete(k);
-  }
 }

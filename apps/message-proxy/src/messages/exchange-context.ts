@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime, type RuntimeGuardrail } from '@bastion/contracts';
+import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime } from '@bastion/contracts';
 import { PlatformMetrics } from '@bastion/platform';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
@@ -11,7 +11,6 @@ import { SharedProviderLimiter } from '../limits/shared-provider-limiter';
 export interface Exchange {
   project: ProjectRuntime;
   provider: ProviderRuntime | null;
-  guardrails: RuntimeGuardrail[];
   /** The project's guardrails for one direction; both directions of one exchange share one scan budget. */
   guard(direction: ScanDirection): DirectionGuard;
   /** The scan budget both directions share (its `spent` is the exchange's guard time). */
@@ -60,7 +59,6 @@ export class ExchangeContext {
     return {
       project,
       provider,
-      guardrails,
       budget,
       guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget),
       count: (direction, outcome) => this.outcomes.inc({ direction, outcome }),

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Observable } from 'rxjs';
 import { DomainError, ErrorCode, type ExchangeTiming, type GuardSettings, type Principal, type PromptRecordedEvent, type ScannerResultRecord } from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
@@ -298,6 +300,43 @@ export class GuardedExchange {
     }
     return { kind: 'blocked', direction, results: p.recording.results, messages: summary.messages, record: await p.recording.close() };
   }
+}
+
+/** A guardrail block as the error the gateway renders in the route's own shape (a 400 carrying `cai_error`). */
+export function blockedError(direction: 'request' | 'response', results: ScannerResultRecord[], messages: string[]): DomainError {
+  return new DomainError(ErrorCode.INVALID_ARGUMENT, blockMessage(direction, messages), [], undefined, { cai_error: caiError(results) });
+}
+
+/**
+ * A streamed exchange as the frames a NATS stream handler returns. The gateway's cancel signal (or
+ * unsubscribing) aborts the upstream call. A block found before the head is an ordinary error
+ * answer; after it, the stream already carries an `error` event and simply ends.
+ */
+export function streamedExchange(
+  nc: NatsConnection,
+  cancelSubject: string | undefined,
+  run: (emit: (frame: StreamFrame) => void, signal: AbortSignal) => Promise<ExchangeResult>,
+): Observable<StreamFrame> {
+  return new Observable<StreamFrame>((sub) => {
+    const abort = new AbortController();
+    const cancel = cancelSubject ? nc.subscribe(cancelSubject, { max: 1, callback: () => abort.abort() }) : undefined;
+    let headSent = false;
+    const emit = (frame: StreamFrame) => {
+      if (frame.kind === 'head') headSent = true;
+      if (!sub.closed) sub.next(frame);
+    };
+    Promise.resolve()
+      .then(() => run(emit, abort.signal))
+      .then((result) => {
+        if (result.kind === 'blocked' && !headSent) sub.error(blockedError(result.direction, result.results, result.messages));
+        else sub.complete();
+      })
+      .catch((err: unknown) => sub.error(err));
+    return () => {
+      cancel?.unsubscribe();
+      abort.abort();
+    };
+  });
 }
 
 export function caiError(results: ScannerResultRecord[]): { outcome: 'blocked'; scanner_results: ScannerResultRecord[] } {
