@@ -1,12 +1,8 @@
-import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { signDevToken } from '@bastion/auth';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
-import { MockUpstream } from '../support/mock-upstream';
-import { startProjectsService } from '../support/projects';
-import { startPromptsService } from '../support/prompts';
-import { startProvidersService } from '../support/providers';
-import { startProxyService } from '../support/proxy';
-import { http, startGateway } from '../support/stack';
+import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
+import type { MockUpstream } from '../support/mock-upstream';
+import { http } from '../support/stack';
 
 jest.setTimeout(30_000);
 
@@ -18,26 +14,15 @@ const V1 = '/backend/v1';
  */
 describe('routes the clients call', () => {
   let upstream: MockUpstream;
-  let services: INestMicroservice[];
-  let gateway: INestApplication;
+  let stack: GuardedStack;
   let base: string;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    services = [
-      await startPromptsService(),
-      await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
-      await startProjectsService(),
-      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
-    ];
-    ({ app: gateway, url: base } = await startGateway());
+    stack = await startGuardedStack();
+    ({ upstream, base } = stack);
   });
 
-  afterAll(async () => {
-    await gateway?.close();
-    for (const s of services ?? []) await s.close();
-    await upstream?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const newScanner = async (auth: string, name: string, pattern = 'swordfish') => {
     const res = await http(base, 'POST', `${V1}/scanners`, { auth, body: { name, config: { type: 'regex', pattern } } });

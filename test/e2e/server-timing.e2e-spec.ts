@@ -1,33 +1,22 @@
-import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { signDevToken } from '@bastion/auth';
 import { bearer, uniqueTenant } from '@bastion/testing';
-import { MockUpstream } from '../support/mock-upstream';
-import { startProjectsService } from '../support/projects';
-import { startPromptsService } from '../support/prompts';
-import { startProvidersService } from '../support/providers';
-import { startProxyService } from '../support/proxy';
-import { http, startGateway } from '../support/stack';
+import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
+import type { MockUpstream } from '../support/mock-upstream';
+import { http } from '../support/stack';
 
 const TIMING = /^auth;dur=\d+(\.\d+)?, rpc;dur=\d+(\.\d+)?/;
 
 /** Server-Timing on proxied answers, and the gateway's memory of tokens it has already accepted. */
 describe('gateway Server-Timing and verified tokens', () => {
   let upstream: MockUpstream;
-  let services: INestMicroservice[];
-  let gateway: INestApplication;
+  let stack: GuardedStack;
   let base: string;
   let key: string;
   let tenant: string;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    services = [
-      await startPromptsService(),
-      await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
-      await startProjectsService(),
-      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
-    ];
-    ({ app: gateway, url: base } = await startGateway());
+    stack = await startGuardedStack();
+    ({ upstream, base } = stack);
     tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     const provider = await http(base, 'POST', '/backend/v1/providers', {
@@ -41,11 +30,7 @@ describe('gateway Server-Timing and verified tokens', () => {
     key = signDevToken({ tenant, roles: ['member'], project: projectId });
   });
 
-  afterAll(async () => {
-    await gateway?.close();
-    for (const s of services ?? []) await s.close();
-    await upstream?.stop();
-  });
+  afterAll(() => stack?.close());
 
   const message = (stream = false) => ({ model: 'claude-test', max_tokens: 16, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: 'hello' }] });
 
