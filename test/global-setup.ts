@@ -9,6 +9,7 @@ import {
   onPath,
   recreateDatabase,
   startNatsServer,
+  TEST_NATS_USER,
 } from '@bastion/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     const store = mkdtempSync(join(tmpdir(), 'bastion-test-nats-'));
     removeAfter.push(store);
     const servers = await Promise.all(
-      Array.from({ length: workers }, async (_, i) => startNatsServer(join(store, `w${i + 1}`), await freePort())),
+      Array.from({ length: workers }, async (_, i) => startNatsServer(join(store, `w${i + 1}`), await freePort(), process.env, [TEST_NATS_USER])),
     );
     started.push(...servers);
     nats = servers.map((s) => s.url);

@@ -8,7 +8,7 @@ const { parseArgs } = require('node:util');
 const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
-const { connectNats, NatsRpcClient } = require('../../libs/platform/dist/index.js');
+const { connectNats, devNatsPassword, NatsRpcClient } = require('../../libs/platform/dist/index.js');
 const { startOurs, stopEverything, cpuBetween, settle } = require('../support/stack');
 
 const { values } = parseArgs({
@@ -51,7 +51,8 @@ function overHttp(uid, seconds, prefix) {
 }
 
 async function overNats(uid, seconds) {
-  const nc = await connectNats(values.nats, 'bench');
+  // As the gateway's NATS user: the one that may call the services.
+  const nc = await connectNats({ url: values.nats, user: 'gateway', password: devNatsPassword('gateway') }, { name: 'bench' });
   const rpc = new NatsRpcClient(nc, 5000);
   const latencies = [];
   let errors = 0;

@@ -166,7 +166,7 @@ async function firstText(target, samples) {
  */
 async function oneServiceCall(ours, n) {
   const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
-  const { connectNats, NatsRpcClient } = require(path.join(root, 'libs', 'platform', 'dist', 'index.js'));
+  const { connectNats, devNatsPassword, NatsRpcClient } = require(path.join(root, 'libs', 'platform', 'dist', 'index.js'));
   const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
   const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
   const target = { url: `${ours.url}/backend/v1/providers/system/anthropic`, headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` } };
@@ -184,7 +184,8 @@ async function oneServiceCall(ours, n) {
   for (let i = 0; i < n; i++) viaGateway.push(await get());
   await settle('ours');
   const cpu = cpuBetween(before, await snapshot(ours.admin, ours.dbName));
-  const nc = await connectNats(ours.natsUrl, 'bench');
+  // As the gateway's NATS user: the one that may call the services.
+  const nc = await connectNats({ url: ours.natsUrl, user: 'gateway', password: devNatsPassword('gateway') }, { name: 'bench' });
   const rpc = new NatsRpcClient(nc, 5000);
   const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
   for (let i = 0; i < 100; i++) await call();

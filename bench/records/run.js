@@ -19,7 +19,8 @@ function pct(xs, p) {
 }
 
 async function main() {
-  const nc = await connectNats(process.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'bench-records');
+  // NATS_URL must let this user create a stream of its own (the machine's anonymous NATS does).
+  const nc = await connectNats({ url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', user: 'bench-records', password: '' }, { name: 'bench-records' });
   const tag = randomUUID().slice(0, 8);
   const stream = `BENCH_RECORDS_${tag}`;
   const subject = `bench.${tag}.prompt.recorded.v1`;

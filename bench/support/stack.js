@@ -141,7 +141,12 @@ async function startOurs(extraEnv = {}) {
   const adminUrl = adminDatabaseUrl();
   const natsPort = await freePort();
   const natsDir = path.join(LOG_DIR, 'nats');
-  start('nats-server', 'ours', ['nats-server', '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
+  // Authentication on, as deployed: a user per service with its permissions, development passwords.
+  const { devNatsPasswords, natsServerAuthorization } = require(path.join(__dirname, '..', '..', 'libs', 'platform', 'dist', 'index.js'));
+  require('node:fs').mkdirSync(natsDir, { recursive: true });
+  const natsConfig = path.join(natsDir, 'auth.conf');
+  require('node:fs').writeFileSync(natsConfig, natsServerAuthorization(devNatsPasswords()));
+  start('nats-server', 'ours', ['nats-server', '-c', natsConfig, '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
   await waitFor('nats-server', () => new Promise((resolve) => {
     const s = net.connect(natsPort, '127.0.0.1', () => { s.end(); resolve(true); });
     s.on('error', () => resolve(false));

@@ -3,12 +3,12 @@ import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { DEV_ALGORITHM, devPrivateKey } from '@bastion/auth';
 import jwt from 'jsonwebtoken';
 import { type AccessRule, DomainError, ErrorCode, hasRole, type Principal, PRINCIPAL_KINDS, ProjectSubjects, RPC_POLICY, type PrincipalKind, ROLES, type Role } from '@bastion/contracts';
-import { bearer, uniqueTenant, untypedRpc } from '@bastion/testing';
+import { bearer, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 import { ACCESS_POLICY } from '../../apps/gateway/src/access/access-policy.table';
 import { startProjectsService } from '../support/projects';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
 import { startAllServices } from '../support/services';
-import { http, startGateway, testEnv } from '../support/stack';
+import { http, startGateway } from '../support/stack';
 
 jest.setTimeout(120_000);
 
@@ -117,7 +117,7 @@ describe('the access policy, route by route', () => {
   it('every service applies the same policy to NATS requests sent past the gateway', async () => {
     // The projects service already runs (beforeAll); the others join for this test.
     const others = await startAllServices({ exclude: ['projects'] });
-    const nc = await connectNats(testEnv().NATS_URL, 'e2e-rpc-policy');
+    const nc = await connectNats(testNatsLogin(), { name: 'e2e-rpc-policy' });
     const rpc = new NatsRpcClient(nc, 5000);
     const tenant = uniqueTenant();
     const projectId = randomUUID();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { SiteAdmissionEvent, TOKENS_ADMISSIONS_STREAM } from '@bastion/contracts';
 import { connectNats, DurableConsumer } from '@bastion/platform';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { Client } from 'pg';
@@ -32,7 +32,7 @@ describe('site admission', () => {
     ({ app: gateway, url: base } = await startGateway(undefined, { GATEWAY_TRUST_PROXY: 'true' }));
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
-    nc = await connectNats(testEnv().NATS_URL, 'e2e-admission');
+    nc = await connectNats(testNatsLogin(), { name: 'e2e-admission' });
   });
 
   afterAll(async () => {

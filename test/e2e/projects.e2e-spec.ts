@@ -9,10 +9,10 @@ import {
   ScannerChangedEvent,
 } from '@bastion/contracts';
 import { connectNats, DurableConsumer, NatsRpcClient } from '@bastion/platform';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startProjectsService } from '../support/projects';
-import { http, quietLogger, startGateway, testEnv } from '../support/stack';
+import { http, quietLogger, startGateway } from '../support/stack';
 
 jest.setTimeout(30_000);
 
@@ -32,7 +32,7 @@ describe('projects and scanners through the gateway', () => {
     // A 10 MB dataset run takes a few seconds, far more on a busy machine: past the default 5 s the
     // gateway would answer 504, which is what a slow machine looks like, not what this file tests.
     ({ app: gateway, url: base } = await startGateway(undefined, { RPC_TIMEOUT_MS: '100000' }));
-    nc = await connectNats(testEnv().NATS_URL, 'e2e-projects');
+    nc = await connectNats(testNatsLogin(), { name: 'e2e-projects' });
   });
 
   afterAll(async () => {

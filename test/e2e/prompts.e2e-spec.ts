@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import type { PromptRecordedEvent } from '@bastion/contracts';
 import { connectNats } from '@bastion/platform';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { promptRecord, publishRecords, startPromptsService } from '../support/prompts';
-import { http, startGateway, testEnv } from '../support/stack';
+import { http, startGateway } from '../support/stack';
 
 const P = '/backend/v1/prompts';
 const T = `${P}/templates`;
@@ -21,7 +21,7 @@ describe('prompts through the gateway', () => {
   beforeAll(async () => {
     service = await startPromptsService();
     ({ app: gateway, url: base } = await startGateway());
-    nc = await connectNats(testEnv().NATS_URL, 'e2e-prompts');
+    nc = await connectNats(testNatsLogin(), { name: 'e2e-prompts' });
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { PROVIDERS_STREAM, ProviderChangedEvent, ProviderEvents } from '@bastion/contracts';
 import { connectNats, DurableConsumer } from '@bastion/platform';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { MockUpstream } from '../support/mock-upstream';
@@ -27,7 +27,7 @@ describe('providers through the gateway', () => {
     upstream = await new MockUpstream().start();
     service = await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1', PROVIDER_TEST_TIMEOUT_MS: '1000' });
     ({ app: gateway, url: base } = await startGateway());
-    nc = await connectNats(testEnv().NATS_URL, 'e2e-providers');
+    nc = await connectNats(testNatsLogin(), { name: 'e2e-providers' });
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
   });

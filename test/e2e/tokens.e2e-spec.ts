@@ -4,12 +4,12 @@ import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { signDevToken } from '@bastion/auth';
 import { TOKENS_STREAM, TokenEvents, TokenStateChangedEvent } from '@bastion/contracts';
 import { connectNats, createLogger, DurableConsumer } from '@bastion/platform';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import jwt from 'jsonwebtoken';
 import { generateKeyPairSync } from 'node:crypto';
-import { http, quietLogger, startGateway, startTokensService, testEnv } from '../support/stack';
+import { http, quietLogger, startGateway, startTokensService } from '../support/stack';
 
 const TOKENS = (ns = 'system') => `/api/register/namespaces/${ns}/tokens`;
 const RFC3339_FRACTION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/;
@@ -34,7 +34,7 @@ describe('token API through the gateway', () => {
     });
     tokens = await startTokensService(createLogger('tokens', 'info', sink));
     ({ app: gateway, url: base } = await startGateway());
-    nc = await connectNats(testEnv().NATS_URL, 'e2e-observer');
+    nc = await connectNats(testNatsLogin(), { name: 'e2e-observer' });
   });
 
   afterAll(async () => {

@@ -16,6 +16,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
+const { devNatsPasswords, natsServerAuthorization } = require('../../libs/platform/dist/index.js');
 
 const ROOT = path.join(__dirname, '..', '..');
 const { values: opts } = parseArgs({
@@ -95,7 +96,11 @@ class Nats {
     this.dir = path.join(work, 'nats');
   }
   async start() {
-    this.child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.dir], { stdio: ['ignore', 'ignore', fs.openSync(path.join(logDir, 'nats.log'), 'a')] });
+    // Authentication on, as deployed: a user per service with its permissions, development passwords.
+    fs.mkdirSync(this.dir, { recursive: true });
+    const config = path.join(this.dir, 'auth.conf');
+    fs.writeFileSync(config, natsServerAuthorization(devNatsPasswords()));
+    this.child = spawn('nats-server', ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.dir], { stdio: ['ignore', 'ignore', fs.openSync(path.join(logDir, 'nats.log'), 'a')] });
     for (let i = 0; i < 100; i++) {
       if (await canConnect(this.port)) return;
       await sleep(50);

@@ -1,6 +1,6 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, loadConfig, type PlatformConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { type BusUser, createLogger, loadConfig, natsLogin, type PlatformConfig, PlatformMetrics, startService } from '@bastion/platform';
 import type { Logger } from 'pino';
 import { createGateway, GatewayConfig } from '../../apps/gateway/src';
 import { TokensConfig, TokensModule } from '../../apps/tokens/src';
@@ -19,7 +19,7 @@ export function quietLogger(service: string): Logger {
 
 /** What starting a service takes: its config class, its module, its queue group. */
 export interface ServiceSpec<C extends PlatformConfig> {
-  service: string;
+  service: BusUser;
   queue: string;
   config: new () => C;
   module: (config: C, logger: Logger, metrics: PlatformMetrics) => unknown;
@@ -36,7 +36,7 @@ export async function startTestService<C extends PlatformConfig>(
 ): Promise<INestMicroservice> {
   const config = loadConfig(spec.config, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
   const metrics = new PlatformMetrics(spec.service);
-  return startService(spec.module(config, logger, metrics), { queue: spec.queue, natsUrl: config.NATS_URL, logger, metrics });
+  return startService(spec.module(config, logger, metrics), { queue: spec.queue, nats: natsLogin(config, spec.service), logger, metrics });
 }
 
 /** Starts one tokens-service instance. */

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthConfig, JwtVerifier } from '@bastion/auth';
-import { connectNats, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AccessGuard } from './access/access.guard';
@@ -33,7 +33,7 @@ export class GatewayModule implements OnApplicationShutdown {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },
         { provide: AuthConfig, useValue: config },
-        { provide: NATS_CONNECTION, useFactory: () => connectNats(config.NATS_URL, 'gateway') },
+        { provide: NATS_CONNECTION, useFactory: () => connectNats(natsLogin(config, 'gateway')) },
         {
           provide: NatsRpcClient,
           inject: [NATS_CONNECTION],

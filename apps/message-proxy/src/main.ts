@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROXY_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProxyConfig } from './config';
 import { ProxyModule } from './proxy.module';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const metrics = new PlatformMetrics('message-proxy');
   const app = await startService(ProxyModule.forRoot(config, logger, metrics), {
     queue: PROXY_QUEUE,
-    natsUrl: config.NATS_URL,
+    nats: natsLogin(config, 'message-proxy'),
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

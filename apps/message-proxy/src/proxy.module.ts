@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { PROXY_STREAM_SPEC, ProxyRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
-import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
@@ -41,7 +41,7 @@ export class ProxyModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'message-proxy', logger);
+            const nc = await connectNats(natsLogin(config, 'message-proxy'), { logger });
             await ensureStream(nc, PROXY_STREAM_SPEC);
             return nc;
           },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connectNats, natsLogin } from '@bastion/platform';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { SharedProviderLimiter } from '../src/limits/shared-provider-limiter';
 
 const natsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -13,7 +14,8 @@ describe('provider limits across replicas (JetStream KV)', () => {
   let replicas: SharedProviderLimiter[];
 
   beforeAll(async () => {
-    conns = await Promise.all([0, 1, 2].map(() => connect({ servers: natsUrl().split(',') })));
+    // Each as the message proxy's own NATS user: its permissions must cover the bucket.
+    conns = await Promise.all([0, 1, 2].map(() => connectNats(natsLogin({ NATS_URL: natsUrl(), NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy'))));
     replicas = conns.map((nc) => new SharedProviderLimiter(nc));
   });
 

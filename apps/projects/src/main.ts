@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROJECTS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProjectsConfig } from './config';
 import { ProjectsModule } from './projects.module';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const metrics = new PlatformMetrics('projects');
   const app = await startService(ProjectsModule.forRoot(config, logger, metrics), {
     queue: PROJECTS_QUEUE,
-    natsUrl: config.NATS_URL,
+    nats: natsLogin(config, 'projects'),
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectRpc, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROJECTS_CONFIG, type ProjectsConfig } from './config';
@@ -51,7 +51,7 @@ export class ProjectsModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'projects', logger);
+            const nc = await connectNats(natsLogin(config, 'projects'), { logger });
             await ensureStream(nc, PROJECTS_STREAM_SPEC);
             return nc;
           },

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { DATASET_PART_BYTES, type ProjectRuntime, type ProjectView, ProjectSubjects, ScannerSubjects, type ScannerView } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant, untypedRpc } from '@bastion/testing';
+import { uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { startProjectsService } from '../../../test/support/projects';
@@ -20,7 +20,7 @@ describe('projects service over NATS', () => {
 
   beforeAll(async () => {
     service = await startProjectsService();
-    nc = await connectNats(testEnv().NATS_URL, 'int-test');
+    nc = await connectNats(testNatsLogin(), { name: 'int-test' });
     rpc = new NatsRpcClient(nc, 60_000);
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();

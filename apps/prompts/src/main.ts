@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROMPTS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { PromptsConfig } from './config';
 import { PromptsModule } from './prompts.module';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const metrics = new PlatformMetrics('prompts');
   const app = await startService(PromptsModule.forRoot(config, logger, metrics), {
     queue: PROMPTS_QUEUE,
-    natsUrl: config.NATS_URL,
+    nats: natsLogin(config, 'prompts'),
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PromptRpc, PROXY_STREAM_SPEC, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_CONFIG, PROMPTS_LOGGER, type PromptsConfig } from './config';
@@ -37,7 +37,7 @@ export class PromptsModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'prompts', logger);
+            const nc = await connectNats(natsLogin(config, 'prompts'), { logger });
             // The proxy declares the same stream; whichever starts first creates it.
             await ensureStream(nc, PROXY_STREAM_SPEC);
             return nc;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { PromptSubjects, PROXY_STREAM, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
+import { uniqueTenant, untypedRpc, waitFor, testNatsLogin } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
@@ -21,7 +21,7 @@ describe('prompt store', () => {
 
   beforeAll(async () => {
     service = await startPromptsService();
-    nc = await connectNats(testEnv().NATS_URL, 'int-prompts');
+    nc = await connectNats(testNatsLogin(), { name: 'int-prompts' });
     rpc = new NatsRpcClient(nc, 5000);
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { PROVIDERS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { ProvidersConfig } from './config';
 import { ProvidersModule } from './providers.module';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const metrics = new PlatformMetrics('providers');
   const app = await startService(ProvidersModule.forRoot(config, logger, metrics), {
     queue: PROVIDERS_QUEUE,
-    natsUrl: config.NATS_URL,
+    nats: natsLogin(config, 'providers'),
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
-import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -46,7 +46,7 @@ export class ProvidersModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'providers', logger);
+            const nc = await connectNats(natsLogin(config, 'providers'), { logger });
             await ensureStream(nc, PROVIDERS_STREAM_SPEC);
             return nc;
           },

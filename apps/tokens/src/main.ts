@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
 import { TokensConfig } from './config';
 import { TokensModule } from './tokens.module';
 
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const metrics = new PlatformMetrics('tokens');
   const app = await startService(TokensModule.forRoot(config, logger, metrics), {
     queue: TOKENS_QUEUE,
-    natsUrl: config.NATS_URL,
+    nats: natsLogin(config, 'tokens'),
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenRpc, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { AdmissionController } from './admission/admission.controller';
@@ -57,7 +57,7 @@ export class TokensModule implements OnApplicationShutdown {
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
-            const nc = await connectNats(config.NATS_URL, 'tokens', logger);
+            const nc = await connectNats(natsLogin(config, 'tokens'), { logger });
             await ensureStream(nc, TOKENS_STREAM_SPEC);
             await ensureStream(nc, ADMISSIONS_STREAM_SPEC);
             return nc;

@@ -1,7 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/platform';
-import { principal as fixturePrincipal, uniqueTenant, untypedRpc } from '@bastion/testing';
+import { principal as fixturePrincipal, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 
 /** An admin of `tenant`, as the gateway would send it. */
 const principal = (tenant: string) => fixturePrincipal('admin', { tenant, sub: 'svc-test' });
@@ -18,7 +18,7 @@ describe('tokens service over NATS', () => {
 
   beforeAll(async () => {
     service = await startTokensService();
-    nc = await connectNats(testEnv().NATS_URL, 'int-test');
+    nc = await connectNats(testNatsLogin(), { name: 'int-test' });
     rpc = new NatsRpcClient(nc, 5000);
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();

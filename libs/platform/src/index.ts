@@ -6,6 +6,7 @@ export * from './jetstream/event-publisher';
 export * from './logging/logger';
 export * from './logging/request-context';
 export * from './nats/nats-connection';
+export * from './nats/bus-permissions';
 export * from './nats/connection-state';
 export * from './nats/resilient-server';
 export * from './nats/request-context.interceptor';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { testNatsLogin } from '@bastion/testing';
 import { connectNats } from '../src/nats/nats-connection';
 import { coalesceWrites, NatsRpcClient } from '../src/nats/rpc-client';
 
@@ -20,11 +21,10 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 describe('coalesceWrites (against the real NATS)', () => {
   let publisher: NatsConnection;
   let receiver: NatsConnection;
-  const url = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
   beforeAll(async () => {
-    publisher = await connectNats(url, 'coalesce-test');
-    receiver = await connectNats(url, 'coalesce-receiver');
+    publisher = await connectNats(testNatsLogin(), { name: 'coalesce-test' });
+    receiver = await connectNats(testNatsLogin(), { name: 'coalesce-receiver' });
     coalesceWrites(publisher);
     coalesceWrites(publisher); // a second call changes nothing
   });

@@ -1,3 +1,4 @@
+import { testNatsLogin } from '@bastion/testing';
 import type { EventContract } from '@bastion/contracts';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@bastion/contracts';
@@ -19,7 +20,6 @@ class Rec {
 }
 
 const logger = pino({ level: 'silent' });
-const natsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 async function until(check: () => boolean, ms: number): Promise<number> {
   const started = Date.now();
@@ -41,7 +41,7 @@ describe('durable events (JetStream)', () => {
   let subject: string;
 
   beforeEach(async () => {
-    nc ??= await connectNats(natsUrl(), 'durable-test');
+    nc ??= await connectNats(testNatsLogin(), { name: 'durable-test' });
     const tag = randomUUID().slice(0, 8);
     stream = `TEST_DURABLE_${tag}`;
     subject = `test.${tag}.recorded.v1`;
@@ -91,7 +91,7 @@ describe('durable events (JetStream)', () => {
   it('delivers again within seconds what a crashed consumer had not acknowledged', async () => {
     const id = randomUUID();
     await new EventPublisher(nc).publishDurably(eventOn(subject), { id }, id, 5000);
-    const crashing = await connectNats(natsUrl(), 'durable-test-crashing');
+    const crashing = await connectNats(testNatsLogin(), { name: 'durable-test-crashing' });
     let received = false;
     await DurableConsumer.start(crashing, {
       stream,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ErrorCode } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { lifecycleCheck, processState, reconnectDelay } from '../src/nats/connection-state';
+import { testNatsLogin } from '@bastion/testing';
 import { connectNats } from '../src/nats/nats-connection';
 import { NatsRpcClient } from '../src/nats/rpc-client';
 
@@ -43,7 +44,7 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     port = await freePort();
     dir = mkdtempSync(join(tmpdir(), 'nats-reconnect-'));
     server = await startNats(port, dir);
-    nc = await connectNats(`nats://127.0.0.1:${port}`, 'reconnect-test');
+    nc = await connectNats(testNatsLogin(`nats://127.0.0.1:${port}`), { name: 'reconnect-test' });
   });
   afterAll(async () => {
     await nc?.close();

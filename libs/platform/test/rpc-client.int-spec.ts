@@ -1,3 +1,4 @@
+import { testNatsLogin } from '@bastion/testing';
 import { randomUUID } from 'node:crypto';
 import { declareRpc, DomainError, ErrorCode } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -10,7 +11,7 @@ describe('NatsRpcClient (against the real NATS)', () => {
   const untypedRpc = (s: string) => declareRpc<unknown>(s).returns<unknown>();
 
   beforeAll(async () => {
-    nc = await connectNats(process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222', 'rpc-test');
+    nc = await connectNats(testNatsLogin(), { name: 'rpc-test' });
   });
   afterAll(() => nc.close());
 

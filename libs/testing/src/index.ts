@@ -6,3 +6,4 @@ export * from './local-infra';
 export * from './tokens';
 export * from './wait';
 export * from './contracts';
+export * from './nats';

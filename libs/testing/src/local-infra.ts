@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { devNatsPasswords, natsServerAuthorization, type UnrestrictedUser } from '@bastion/platform';
 import { createServer, Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 
@@ -149,16 +150,22 @@ export async function ensureNats(root: string, env: Env = process.env): Promise<
   return startNatsServer(join(root, '.data', 'nats'), port, env);
 }
 
-/** Starts `nats-server -js` from PATH on 127.0.0.1:port, its JetStream store in storeDir. */
-export async function startNatsServer(storeDir: string, port: number, env: Env = process.env): Promise<LocalService> {
+/**
+ * Starts `nats-server -js` from PATH on 127.0.0.1:port, its JetStream store in storeDir, with
+ * authentication on: every bus user with its development password and permissions
+ * (bus-permissions.ts), and the `unrestricted` users (the tests' observer) with none.
+ */
+export async function startNatsServer(storeDir: string, port: number, env: Env = process.env, unrestricted: UnrestrictedUser[] = []): Promise<LocalService> {
   const binary = onPath('nats-server', env);
   if (!binary) throw new Error(`no NATS at 127.0.0.1:${port} and no nats-server on PATH: ${NATS_HINT}`);
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
+  const config = join(storeDir, 'auth.conf');
+  writeFileSync(config, natsServerAuthorization(devNatsPasswords(), unrestricted));
+  const child = spawn(binary, ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
   await waitUntilAnswering('127.0.0.1', port, child, 'nats-server');
   return {
     url: `nats://127.0.0.1:${port}`,
-    description: `NATS: started nats-server -js on 127.0.0.1:${port}, data in ${storeDir}`,
+    description: `NATS: started nats-server -js on 127.0.0.1:${port} (a user per service, development passwords), data in ${storeDir}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

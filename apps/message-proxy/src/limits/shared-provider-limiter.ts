@@ -1,9 +1,7 @@
+import { PROVIDER_LIMITS_BUCKET } from '@bastion/contracts';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { admit, hasLimits, type LimitDecision, type LimitState, ProviderLimiter, type ProviderLimits } from './provider-limiter';
-
-/** The JetStream KV bucket holding every provider's buckets (one key per tenant and provider). */
-export const LIMITS_BUCKET = 'provider-limits';
 
 /** Compare-and-set attempts before a request is refused as contended (a short Retry-After). */
 const MAX_ATTEMPTS = 25;
@@ -71,7 +69,7 @@ export class SharedProviderLimiter {
 
   private bucket(): Promise<KV> {
     // Entries expire after a minute unused: an idle provider's buckets are full again by then anyway.
-    this.kv ??= new Kvm(this.nc).create(LIMITS_BUCKET, { history: 1, ttl: 60_000 });
+    this.kv ??= new Kvm(this.nc).create(PROVIDER_LIMITS_BUCKET, { history: 1, ttl: 60_000 });
     return this.kv;
   }
 }

@@ -7,6 +7,13 @@ export class PlatformConfig {
   @Matches(/^(nats|tls):\/\/.+/, { message: 'NATS_URL must look like nats://host:4222 (comma-separate several)' })
   NATS_URL = 'nats://127.0.0.1:4222';
 
+  /**
+   * This process's password as its NATS user (the user is the service's name: bus-permissions.ts).
+   * Unset outside production: the development password, which the local nats-server knows.
+   */
+  @IsString()
+  NATS_PASSWORD = '';
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL = 'info';
 

@@ -13,7 +13,7 @@ export class ResilientServerNats extends ServerNats {
   private readonly attempts: { n: number };
 
   constructor(
-    options: { servers: string[]; queue: string; name: string },
+    options: { servers: string[]; user: string; pass: string; inboxPrefix: string; queue: string; name: string },
     private readonly log: Logger,
     private readonly graceMs: number,
   ) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, type RpcContract, type StreamContract } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
+import { FRAMES_TOKEN } from './bus-permissions';
 import { processState } from './connection-state';
 import { injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '../tracing/spans';
 
@@ -68,7 +69,9 @@ export class NatsRpcClient {
   private async *frames<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
     this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
-    const inbox = createInbox();
+    // Frames come to their own corner of this connection's inbox, where the streaming service may publish.
+    const prefix = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
+    const inbox = createInbox(`${prefix}.${FRAMES_TOKEN}`);
     const sub = this.nc.subscribe(inbox);
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);

@@ -6,6 +6,7 @@ import { memoizeValidationMetadata } from '../config/validation-metadata-cache';
 import { PinoNestLogger } from '../logging/logger';
 import type { PlatformMetrics } from '../ops/metrics';
 import { processState } from './connection-state';
+import { loginOptions, type NatsLogin } from './nats-connection';
 import { RequestContextInterceptor } from './request-context.interceptor';
 import { ResilientServerNats } from './resilient-server';
 import { coalesceWrites } from './rpc-client';
@@ -15,7 +16,8 @@ import { payloadValidationPipe } from './validation';
 export interface ServiceAppOptions {
   /** Queue group: replicas of one service share its subjects. */
   queue: string;
-  natsUrl: string;
+  /** The service's NATS login (`natsLogin(config, user)`). */
+  nats: NatsLogin;
   logger: Logger;
   metrics?: PlatformMetrics;
   /** How long a stop waits for the requests in flight (ms); default 20 s. */
@@ -26,7 +28,7 @@ export interface ServiceAppOptions {
 export async function createServiceApp(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
   memoizeValidationMetadata();
   const strategy = new ResilientServerNats(
-    { servers: options.natsUrl.split(','), queue: options.queue, name: options.queue },
+    { ...loginOptions(options.nats), queue: options.queue, name: options.queue },
     options.logger,
     options.shutdownGraceMs ?? 20_000,
   );
@@ -61,11 +63,17 @@ export type ReadinessChecks = Record<string, () => Promise<unknown>>;
 export async function startService(module: unknown, options: ServiceAppOptions): Promise<INestMicroservice> {
   const app = await createServiceApp(module, options);
   await app.listen();
-  // Replies and events of one event-loop turn leave in one socket write (see rpc-client.ts).
+  let nc: NatsConnection | undefined;
   try {
-    coalesceWrites(app.unwrap<NatsConnection>());
+    nc = app.unwrap<NatsConnection>();
   } catch {
     // A transport that does not expose its connection keeps nats.js's own write schedule.
+  }
+  if (nc) {
+    // The server has the subscriptions once this returns: a started service answers.
+    await nc.flush();
+    // Replies and events of one event-loop turn leave in one socket write (see rpc-client.ts).
+    coalesceWrites(nc);
   }
   return app;
 }
