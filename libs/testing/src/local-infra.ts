@@ -161,11 +161,12 @@ export async function startNatsServer(storeDir: string, port: number, env: Env =
   mkdirSync(storeDir, { recursive: true });
   const config = join(storeDir, 'auth.conf');
   writeFileSync(config, natsServerAuthorization(devNatsPasswords(), unrestricted));
-  const child = spawn(binary, ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
+  // Its log (connections refused, permission violations) goes beside the store.
+  const child = spawn(binary, ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-l', join(storeDir, 'nats-server.log')], { stdio: 'ignore' });
   await waitUntilAnswering('127.0.0.1', port, child, 'nats-server');
   return {
     url: `nats://127.0.0.1:${port}`,
-    description: `NATS: started nats-server -js on 127.0.0.1:${port} (a user per service, development passwords), data in ${storeDir}`,
+    description: `NATS: started nats-server -js on 127.0.0.1:${port} (a user per service, development passwords), data and log in ${storeDir}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
