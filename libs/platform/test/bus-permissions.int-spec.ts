@@ -58,7 +58,10 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
 
   it('lets only the message proxy ask for a decrypted provider runtime', async () => {
     const asked: string[] = [];
-    const sub = observer.subscribe(ProviderRpc.runtime.subject, { callback: (_e, m) => (asked.push(m.subject), m.respond('{}')) });
+    const sub = observer.subscribe(ProviderRpc.runtime.subject, { callback: (_e, m) => {
+      asked.push(m.subject);
+      m.respond('{}');
+    } });
     await observer.flush();
 
     const proxy = await login('message-proxy');
@@ -82,7 +85,9 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
 
   it('lets each service publish only its own events', async () => {
     const heard: string[] = [];
-    const sub = observer.subscribe(ProxyEventContracts.promptRecorded.subject, { callback: (_e, m) => heard.push(m.string()) });
+    const sub = observer.subscribe(ProxyEventContracts.promptRecorded.subject, { callback: (_e, m) => {
+      heard.push(m.string());
+    } });
     await observer.flush();
     const tokens = await login('tokens');
     const refused = violation(tokens);
@@ -111,7 +116,9 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
     const cancel = ProxySignals.cancel.subject(randomUUID());
     const proxy = await login('message-proxy');
     const heard: string[] = [];
-    proxy.subscribe(cancel, { callback: (_e, m) => heard.push(m.subject) });
+    proxy.subscribe(cancel, { callback: (_e, m) => {
+      heard.push(m.subject);
+    } });
     await proxy.flush();
     const gateway = await login('gateway');
     gateway.publish(cancel, '');

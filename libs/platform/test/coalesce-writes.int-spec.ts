@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { testNatsLogin } from '@bastion/testing';
+import { testNatsLogin, untypedRpc } from '@bastion/testing';
 import { connectNats } from '../src/nats/nats-connection';
 import { coalesceWrites, NatsRpcClient } from '../src/nats/rpc-client';
 
@@ -71,9 +71,11 @@ describe('coalesceWrites (against the real NATS)', () => {
 
   it('keeps request and reply working over a coalesced connection', async () => {
     const subject = `test.coalesce.${randomUUID()}.v1`;
-    receiver.subscribe(subject, { callback: (_e, m) => m.respond(JSON.stringify({ response: m.json<{ data: number }>().data * 2 })) });
+    receiver.subscribe(subject, { callback: (_e, m) => {
+      m.respond(JSON.stringify({ response: m.json<{ data: number }>().data * 2 }));
+    } });
     await receiver.flush();
     const rpc = new NatsRpcClient(publisher, 1000);
-    await expect(Promise.all([1, 2, 3].map((n) => rpc.request<number>(subject, n, `r${n}`)))).resolves.toEqual([2, 4, 6]);
+    await expect(Promise.all([1, 2, 3].map((n) => rpc.call(untypedRpc<number>(subject), n, `r${n}`)))).resolves.toEqual([2, 4, 6]);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ErrorCode } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { lifecycleCheck, processState, reconnectDelay } from '../src/nats/connection-state';
-import { testNatsLogin } from '@bastion/testing';
+import { testNatsLogin, untypedRpc } from '@bastion/testing';
 import { connectNats } from '../src/nats/nats-connection';
 import { NatsRpcClient } from '../src/nats/rpc-client';
 
@@ -59,15 +59,17 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     await until(() => !processState.isConnected(nc), 3000);
     await expect(lifecycleCheck()).rejects.toThrow(/NATS connection down: reconnect-test/);
     const started = Date.now();
-    const err = await rpc.request('test.anything.v1', {}, 'r').catch((e: unknown) => e);
+    const err = await rpc.call(untypedRpc('test.anything.v1'), {}, 'r').catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(100);
     expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE, retryAfter: 2 });
 
     server = await startNats(port, dir);
     await until(() => processState.isConnected(nc), 8000);
     await expect(lifecycleCheck()).resolves.toBeUndefined();
-    const sub = nc.subscribe('test.echo.v1', { callback: (_e, m) => m.respond(JSON.stringify({ response: 'pong', isDisposed: true })) });
-    await expect(rpc.request('test.echo.v1', {}, 'r')).resolves.toBe('pong');
+    const sub = nc.subscribe('test.echo.v1', { callback: (_e, m) => {
+      m.respond(JSON.stringify({ response: 'pong', isDisposed: true }));
+    } });
+    await expect(rpc.call(untypedRpc('test.echo.v1'), {}, 'r')).resolves.toBe('pong');
     sub.unsubscribe();
   });
 

@@ -28,7 +28,9 @@ describe('NatsRpcClient (against the real NATS)', () => {
 
   it('rebuilds a domain error sent by the service', async () => {
     const s = subject();
-    nc.subscribe(s, { callback: (_e, m) => m.respond(JSON.stringify({ err: { code: 'NOT_FOUND', message: 'gone', details: [] }, isDisposed: true })) });
+    nc.subscribe(s, { callback: (_e, m) => {
+      m.respond(JSON.stringify({ err: { code: 'NOT_FOUND', message: 'gone', details: [] }, isDisposed: true }));
+    } });
     const err = await new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'gone' });
@@ -43,7 +45,9 @@ describe('NatsRpcClient (against the real NATS)', () => {
 
   it('answers INTERNAL, without the text, for an error that is not a domain error', async () => {
     const s = subject();
-    nc.subscribe(s, { callback: (_e, m) => m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true })) });
+    nc.subscribe(s, { callback: (_e, m) => {
+      m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true }));
+    } });
     await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL, message: 'internal error' });
   });
 });
