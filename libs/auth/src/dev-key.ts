@@ -25,9 +25,11 @@ export function keyFingerprint(key: string | KeyObject): string {
 }
 
 /** Whether the key given is the public development key, by fingerprint. An unreadable key is not. */
+let devFingerprint: string | undefined;
 export function isDevelopmentKey(key: string): boolean {
   try {
-    return keyFingerprint(key) === keyFingerprint(devPublicKey());
+    devFingerprint ??= keyFingerprint(devPublicKey());
+    return keyFingerprint(key) === devFingerprint;
   } catch {
     return false;
   }

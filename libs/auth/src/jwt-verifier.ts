@@ -4,7 +4,7 @@ import jwt, { type Algorithm, type JwtHeader } from 'jsonwebtoken';
 import { JwksClient } from 'jwks-rsa';
 import { AuthConfig } from './auth-config';
 import { lifetimeProblem, principalFromClaims } from './claims';
-import { DEV_ALGORITHM, devPublicKey } from './dev-key';
+import { DEV_ALGORITHM, devPublicKey, isDevelopmentKey } from './dev-key';
 
 const ALGORITHMS: Algorithm[] = [DEV_ALGORITHM, 'RS256', 'ES384', 'PS256'];
 
@@ -30,7 +30,15 @@ export class JwtVerifier {
           token,
           (header: JwtHeader, done: (err: Error | null, key?: KeyObject | string) => void) => {
             if (this.key) return done(null, this.key);
-            this.jwks!.getSigningKey(header.kid).then((k) => done(null, k.getPublicKey()), (err: Error) => done(err));
+            this.jwks!.getSigningKey(header.kid).then(
+              (k) => {
+                const pem = k.getPublicKey();
+                // In production, a JWKS that serves the public development key is refused as well.
+                if (this.config.NODE_ENV === 'production' && isDevelopmentKey(pem)) return done(new Error('the JWKS serves the development key'));
+                done(null, pem);
+              },
+              (err: Error) => done(err),
+            );
           },
           { algorithms: ALGORITHMS, issuer: this.config.AUTH_ISSUER, audience: this.config.AUTH_AUDIENCE },
           (err, decoded) => (err || typeof decoded !== 'object' || decoded === null ? reject(err ?? new Error('no claims')) : resolve(decoded as Record<string, unknown>)),
