@@ -36,4 +36,15 @@ describe('createLogger', () => {
     requestContext.run({ requestId: 'r-1', tenant: 'acme' }, () => logger.info('hello'));
     expect(lines[0]).toMatchObject({ service: 'svc', requestId: 'r-1', tenant: 'acme', msg: 'hello', level: 30 });
   });
+
+  it('flushes a buffering destination at once after an error, not after every line', () => {
+    let flushed = 0;
+    const sink = Object.assign(new Writable({ write: (_c, _e, done) => done() }), { flush: () => void flushed++ });
+    const logger = createLogger('svc', 'info', sink);
+    logger.info('one');
+    logger.warn('two');
+    expect(flushed).toBe(0);
+    logger.error('three');
+    expect(flushed).toBe(1);
+  });
 });

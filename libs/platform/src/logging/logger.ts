@@ -21,10 +21,30 @@ export const REDACT_PATHS = [
   '*.privateKey',
 ];
 
+/**
+ * Stdout, written in batches: a line waits until 4 KB are buffered or 500 ms have passed, and an
+ * error flushes at once. One write per request line cost the gateway and each service as much CPU
+ * as answering the request's socket. pino flushes what is buffered when the process exits; a
+ * SIGKILL loses at most the last 500 ms of lines.
+ */
+function bufferedStdout(): pino.DestinationStream & { flush(): void } {
+  const out = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  setInterval(() => out.flush(), 500).unref();
+  return out;
+}
+
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+  const out = destination ?? bufferedStdout();
+  const flush = 'flush' in out && typeof out.flush === 'function' ? () => (out.flush as () => void)() : undefined;
   return pino(
     {
       level,
+      hooks: {
+        logMethod(args, method, lvl) {
+          method.apply(this, args);
+          if (lvl >= 50) flush?.();
+        },
+      },
       base: { service },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
@@ -33,7 +53,7 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
         return ctx ? { requestId: ctx.requestId, ...(ctx.tenant ? { tenant: ctx.tenant } : {}) } : {};
       },
     },
-    destination,
+    out,
   );
 }
 
