@@ -205,6 +205,22 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(limited.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
   });
 
+  it('waits for a JSON answer longer than the gateway RPC timeout: the proxy pings while the model works', async () => {
+    const { client } = await setup();
+    // A gateway that gives any service 300 ms; the model answers after 1 s (within UPSTREAM_TIMEOUT_MS).
+    const strict = await startGateway(undefined, { RPC_TIMEOUT_MS: '300' });
+    try {
+      upstream.answerDelayMs = 1000;
+      const slowClient = client.withOptions({ baseURL: `${strict.url}/vendor/claude` });
+      const started = Date.now();
+      const msg = await slowClient.messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: 'user', content: 'hello' }] });
+      expect(msg.content[0]).toMatchObject({ type: 'text' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await strict.app.close();
+    }
+  });
+
   it('answers 504 when the provider is too slow and 502 when it cannot be reached, and records both', async () => {
     const { admin, key } = await setup();
     // The provider says nothing, not even its headers, for longer than UPSTREAM_TIMEOUT_MS (1.5 s).

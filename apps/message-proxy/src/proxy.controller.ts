@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { MessagesCommand, ProxyRpc, ProxyStreams, ScanCommand, SendPromptCommand } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { answerLongCall, Handles } from '@bastion/platform';
 import { StreamLiveness } from './liveness/stream-liveness';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';
@@ -18,7 +18,7 @@ export class ProxyController {
 
   @Handles(ProxyRpc.messages)
   create(@Payload() cmd: MessagesCommand) {
-    return this.messages.create(cmd);
+    return answerLongCall(() => this.messages.create(cmd));
   }
 
   @Handles(ProxyStreams.messages)
@@ -28,7 +28,7 @@ export class ProxyController {
 
   @Handles(ProxyRpc.chat)
   chatCompletion(@Payload() cmd: MessagesCommand) {
-    return this.chat.create(cmd);
+    return answerLongCall(() => this.chat.create(cmd));
   }
 
   @Handles(ProxyStreams.chat)
@@ -38,7 +38,7 @@ export class ProxyController {
 
   @Handles(ProxyRpc.sendPrompt)
   send(@Payload() cmd: SendPromptCommand) {
-    return this.prompts.send(cmd);
+    return answerLongCall(() => this.prompts.send(cmd));
   }
 
   @Handles(ProxyRpc.scan)

@@ -27,3 +27,4 @@ export * from './tracing';
 export * from './nats/health.controller';
 export * from './crypto/dev-encryption-keys';
 export * from './config/validation-metadata-cache';
+export * from './nats/long-call';

@@ -1,14 +1,16 @@
 import { testNatsLogin } from '@bastion/testing';
 import { randomUUID } from 'node:crypto';
-import { declareRpc, DomainError, ErrorCode } from '@bastion/contracts';
+import { declareLongCall, declareRpc, DomainError, ErrorCode } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../src/nats/nats-connection';
+import { answerLongCall } from '../src/nats/long-call';
 import { NatsRpcClient } from '../src/nats/rpc-client';
 
 describe('NatsRpcClient (against the real NATS)', () => {
   let nc: NatsConnection;
   const subject = () => `test.rpc.${randomUUID()}.v1`;
   const untypedRpc = (s: string) => declareRpc<unknown>(s).returns<unknown>();
+  const untypedLongCall = (s: string) => declareLongCall<object>(s, Object).returns<unknown>();
 
   beforeAll(async () => {
     nc = await connectNats(testNatsLogin(), { name: 'rpc-test' });
@@ -49,5 +51,33 @@ describe('NatsRpcClient (against the real NATS)', () => {
       m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true }));
     } });
     await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL, message: 'internal error' });
+  });
+
+  /** Answers `subject` as a Nest handler returning `answerLongCall(work, pingMs)` does: one reply per frame. */
+  function longCallService(subject: string, work: () => Promise<unknown>, pingMs: number) {
+    nc.subscribe(subject, { callback: (_e, m) => {
+      answerLongCall(work, pingMs).subscribe({
+        next: (frame) => m.respond(JSON.stringify({ response: frame, isDisposed: false })),
+        error: () => m.respond(JSON.stringify({ err: { code: 'UNAVAILABLE', message: 'failed', details: [] }, isDisposed: true })),
+        complete: () => m.respond(JSON.stringify({ isDisposed: true })),
+      });
+    } });
+  }
+
+  it('waits for a long call longer than its RPC timeout while the service keeps pinging', async () => {
+    const s = subject();
+    longCallService(s, () => new Promise((r) => setTimeout(() => r({ answer: 42 }), 900)), 100);
+    const started = Date.now();
+    await expect(new NatsRpcClient(nc, 300).longCall(untypedLongCall(s), {}, 'r', 300)).resolves.toEqual({ answer: 42 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(850);
+  });
+
+  it('gives up on a long call within the peer timeout once the service stops pinging', async () => {
+    const s = subject();
+    // One ping, then silence, as from a service that died after taking the call.
+    nc.subscribe(s, { callback: (_e, m) => void m.respond(JSON.stringify({ response: { ping: true }, isDisposed: false })) });
+    const started = Date.now();
+    await expect(new NatsRpcClient(nc, 5000).longCall(untypedLongCall(s), {}, 'r', 400)).rejects.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -51,7 +51,7 @@ export class ProvidersController {
   @ApiExtraModels(ProviderTestExchangeSchema)
   @ApiOkResponse({ type: ProviderTestResultSchema })
   test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
-    return this.rpc.call(ProviderRpc.test, { principal, body }, rid);
+    return this.rpc.longCall(ProviderRpc.test, { principal, body }, rid);
   }
 
   @Post()

@@ -45,7 +45,7 @@ export class OpenAiController {
     const body = req.body as Record<string, unknown>;
     const command = { principal, provider: p.provider, body, headers: {} };
     if (body.stream !== true) {
-      const res = await this.rpc.call(ProxyRpc.chat, command, rid);
+      const res = await this.rpc.longCall(ProxyRpc.chat, command, rid);
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }

@@ -18,7 +18,7 @@ export class PromptSendController {
   @ApiOperation({ summary: 'Send a prompt through a provider, scanned both ways; answers the recorded Prompt' })
   @ApiReply('PromptView')
   send(@CurrentPrincipal() principal: Principal, @Body() body: SendPromptRequest, @RequestId() rid: string) {
-    return this.rpc.call(ProxyRpc.sendPrompt, { principal, body }, rid);
+    return this.rpc.longCall(ProxyRpc.sendPrompt, { principal, body }, rid);
   }
 
   @Post('scans')

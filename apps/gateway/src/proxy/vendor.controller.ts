@@ -51,7 +51,7 @@ export class VendorController {
     const timings = requestTimings(req);
     const started = performance.now();
     if (body.stream !== true) {
-      const res = await this.rpc.call(ProxyRpc.messages, { principal, provider: p.provider, body, headers: forward }, rid);
+      const res = await this.rpc.longCall(ProxyRpc.messages, { principal, provider: p.provider, body, headers: forward }, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ProviderRpc, TestProviderCommand } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { answerLongCall, Handles } from '@bastion/platform';
 import { ProviderTesterService } from './provider-tester.service';
 
 @Controller()
@@ -10,6 +10,6 @@ export class ProviderTesterController {
 
   @Handles(ProviderRpc.test)
   test(@Payload() cmd: TestProviderCommand) {
-    return this.tester.test(cmd);
+    return answerLongCall(() => this.tester.test(cmd));
   }
 }

@@ -66,6 +66,25 @@ export function declareStream<P>(subject: string, payload: PayloadClass<P>): { f
   return { frames: () => ({ kind: 'stream', subject, payload }) };
 }
 
+/**
+ * A frame of a long call: pings while the work runs, so the caller can tell a service that died
+ * from one still waiting on a model, then the reply.
+ */
+export type LongCallFrame<R> = { ping: true } | { reply: R };
+
+/** How often a long call pings (ms), and the silence after which its caller takes the service for gone. */
+export const LONG_CALL_PING_MS = 500;
+export const LONG_CALL_PEER_TIMEOUT_MS = 2000;
+
+/**
+ * Declares a request whose answer may take longer than any RPC timeout (it waits on a model or a
+ * provider): `declareLongCall(subject, PayloadClass).returns<Reply>()`. It travels as a stream of
+ * `LongCallFrame`s; the typed client's `longCall` answers the reply.
+ */
+export function declareLongCall<P>(subject: string, payload: PayloadClass<P>): { returns<R>(): StreamContract<P, LongCallFrame<R>> } {
+  return { returns: () => ({ kind: 'stream', subject, payload }) };
+}
+
 /** Declares an event with its payload class and the stream that stores it. */
 export function declareEvent<P>(subject: string, payload: PayloadClass<P>, streamName: string): EventContract<P> {
   return { kind: 'event', subject, payload, stream: streamName };

@@ -1,4 +1,4 @@
-import { declareEvent, declareRpc } from '../messaging/contract';
+import { declareEvent, declareLongCall, declareRpc } from '../messaging/contract';
 import type { ServiceHealthView } from '../messaging/health';
 import type { Page } from '../backend/page-query.dto';
 import { CreateProviderCommand, ListProvidersCommand, ProviderRefCommand, ProviderRuntimeQuery, SystemProviderQuery, TestProviderCommand, UpdateProviderCommand } from './provider-rpc.dto';
@@ -15,7 +15,8 @@ export const ProviderRpc = {
   get: declareRpc(ProviderSubjects.get, ProviderRefCommand).returns<{ provider: ProviderView }>(),
   update: declareRpc(ProviderSubjects.update, UpdateProviderCommand).returns<{ provider: ProviderView }>(),
   delete: declareRpc(ProviderSubjects.delete, ProviderRefCommand).returns<Record<string, never>>(),
-  test: declareRpc(ProviderSubjects.test, TestProviderCommand).returns<ProviderTestResult>(),
+  /** A long call: a provider's workflow may retry with backoff for longer than RPC_TIMEOUT_MS. */
+  test: declareLongCall(ProviderSubjects.test, TestProviderCommand).returns<ProviderTestResult>(),
   runtime: declareRpc(ProviderSubjects.runtime, ProviderRuntimeQuery).returns<ProviderRuntime>(),
   health: declareRpc(ProviderSubjects.health).returns<ServiceHealthView>(),
 } as const;

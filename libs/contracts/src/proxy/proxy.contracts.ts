@@ -1,4 +1,4 @@
-import { declareEvent, declareRpc, declareSignal, declareStream } from '../messaging/contract';
+import { declareEvent, declareLongCall, declareRpc, declareSignal, declareStream } from '../messaging/contract';
 import type { ServiceHealthView } from '../messaging/health';
 import { PromptRecordedEvent } from '../prompts/prompt-record.event';
 import type { PromptView, ScanView } from '../prompts/prompt.views';
@@ -34,10 +34,11 @@ export const STREAM_PEER_TIMEOUT_MS = 2000;
 
 /** The message proxy's requests: payload class and reply (or frames) of each subject. */
 export const ProxyRpc = {
-  messages: declareRpc(ProxySubjects.messages, MessagesCommand).returns<MessagesReply>(),
-  sendPrompt: declareRpc(ProxySubjects.sendPrompt, SendPromptCommand).returns<PromptView>(),
+  // Long calls: they wait on the model, which may take longer than RPC_TIMEOUT_MS.
+  messages: declareLongCall(ProxySubjects.messages, MessagesCommand).returns<MessagesReply>(),
+  sendPrompt: declareLongCall(ProxySubjects.sendPrompt, SendPromptCommand).returns<PromptView>(),
   /** The OpenAI route: a MessagesCommand whose body is a Chat Completions request. */
-  chat: declareRpc(ProxySubjects.chat, MessagesCommand).returns<MessagesReply>(),
+  chat: declareLongCall(ProxySubjects.chat, MessagesCommand).returns<MessagesReply>(),
   scan: declareRpc(ProxySubjects.scan, ScanCommand).returns<ScanView>(),
   health: declareRpc(ProxySubjects.health).returns<ServiceHealthView>(),
 } as const;

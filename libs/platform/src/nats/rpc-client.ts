@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorCode, type RpcContract, type StreamContract } from '@bastion/contracts';
+import { DomainError, ErrorCode, LONG_CALL_PEER_TIMEOUT_MS, type LongCallFrame, type RpcContract, type StreamContract } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
 import { FRAMES_TOKEN } from './bus-permissions';
@@ -64,6 +64,17 @@ export class NatsRpcClient {
    */
   stream<P, F>(contract: StreamContract<P, F>, payload: NoInfer<P>, requestId: string, idleTimeoutMs: number): AsyncGenerator<F> {
     return this.frames<F>(contract.subject, payload, requestId, idleTimeoutMs);
+  }
+
+  /**
+   * A long call: waits for its reply as long as the service keeps pinging, so a slow model is not
+   * cut off by the RPC timeout while a service that died is noticed within `peerTimeoutMs`.
+   */
+  async longCall<P, R>(contract: StreamContract<P, LongCallFrame<R>>, payload: NoInfer<P>, requestId: string, peerTimeoutMs = LONG_CALL_PEER_TIMEOUT_MS): Promise<R> {
+    for await (const frame of this.frames<LongCallFrame<R>>(contract.subject, payload, requestId, peerTimeoutMs)) {
+      if ('reply' in frame) return frame.reply;
+    }
+    throw new DomainError(ErrorCode.INTERNAL, `${contract.subject} ended without a reply`);
   }
 
   private async *frames<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {

@@ -1,0 +1,25 @@
+import { LONG_CALL_PING_MS, type LongCallFrame } from '@bastion/contracts';
+import { Observable } from 'rxjs';
+
+/**
+ * Answers a long call (`declareLongCall`): a ping at once and every `pingMs` while `work` runs,
+ * then its reply (or its error). Unsubscribing (the caller went away) stops the pings.
+ */
+export function answerLongCall<R>(work: () => Promise<R>, pingMs = LONG_CALL_PING_MS): Observable<LongCallFrame<R>> {
+  return new Observable<LongCallFrame<R>>((subscriber) => {
+    subscriber.next({ ping: true });
+    const pings = setInterval(() => subscriber.next({ ping: true }), pingMs);
+    work().then(
+      (reply) => {
+        clearInterval(pings);
+        subscriber.next({ reply });
+        subscriber.complete();
+      },
+      (err: unknown) => {
+        clearInterval(pings);
+        subscriber.error(err);
+      },
+    );
+    return () => clearInterval(pings);
+  });
+}
