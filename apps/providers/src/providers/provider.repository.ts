@@ -29,14 +29,20 @@ export class ProviderRepository {
       };
       await this.prisma.systemProvider.upsert({ where: { id: e.id }, create: { id: e.id, ...data }, update: data });
     }
+    // The catalog ships with the release and only this seed writes it: read it once, answer from memory.
+    this.system = await this.prisma.systemProvider.findMany({ orderBy: { name: 'asc' } });
   }
 
-  listSystem(): Promise<SystemProvider[]> {
-    return this.prisma.systemProvider.findMany({ orderBy: { name: 'asc' } });
+  private system?: SystemProvider[];
+
+  async listSystem(): Promise<SystemProvider[]> {
+    this.system ??= await this.prisma.systemProvider.findMany({ orderBy: { name: 'asc' } });
+    return this.system;
   }
 
-  findSystem(ref: string): Promise<SystemProvider | null> {
-    return this.prisma.systemProvider.findFirst({ where: UUID.test(ref) ? { id: ref } : { name: ref } });
+  async findSystem(ref: string): Promise<SystemProvider | null> {
+    const key: 'id' | 'name' = UUID.test(ref) ? 'id' : 'name';
+    return (await this.listSystem()).find((p) => p[key] === ref) ?? null;
   }
 
   async create(data: Prisma.ProviderUncheckedCreateInput): Promise<Provider> {
