@@ -23,13 +23,18 @@ const check = process.argv.includes('--check');
 /** Name -> the package whose index exports it. */
 function exportMap() {
   const entries = PACKAGES.map((p) => path.join(root, 'libs', p, 'src', 'index.ts'));
-  const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, experimentalDecorators: true });
+  const program = ts.createProgram(entries, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    experimentalDecorators: true,
+  });
   const checker = program.getTypeChecker();
   const owner = new Map();
   PACKAGES.forEach((pkg, i) => {
     const symbol = checker.getSymbolAtLocation(program.getSourceFile(entries[i]));
     for (const name of checker.getExportsOfModule(symbol).map((s) => s.name)) {
-      if (owner.has(name)) throw new Error(`${name} is exported by both @bastion/${owner.get(name)} and @bastion/${pkg}`);
+      if (owner.has(name))
+        throw new Error(`${name} is exported by both @bastion/${owner.get(name)} and @bastion/${pkg}`);
       owner.set(name, pkg);
     }
   });
@@ -133,12 +138,17 @@ function rewriteJs(file, text, owner, missing) {
   return text
     .replace(REQUIRE, (whole, list, up) => {
       const byPkg = new Map();
-      for (const name of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const name of list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const pkg = owner.get(name.split(':')[0].trim());
         if (!pkg) missing.push(`${path.relative(root, file)}: ${name}`);
         byPkg.set(pkg ?? 'platform', [...(byPkg.get(pkg ?? 'platform') ?? []), name]);
       }
-      return [...byPkg].map(([pkg, names]) => `const { ${names.join(', ')} } = require('${up}libs/${pkg}/dist/index.js');`).join('\n');
+      return [...byPkg]
+        .map(([pkg, names]) => `const { ${names.join(', ')} } = require('${up}libs/${pkg}/dist/index.js');`)
+        .join('\n');
     })
     .replace(/libs\/platform\/dist\/db\/index\.js/g, 'libs/persistence/dist/db/index.js');
 }
@@ -162,11 +172,15 @@ function rewritePackageJson(dir, files) {
     const deps = json[section];
     if (!deps || !('@bastion/platform' in deps)) continue;
     // The split packages take @bastion/platform's place, in name order; the other entries stay put.
-    const split = PACKAGES.filter((p) => used.has(p)).map((p) => `@bastion/${p}`).sort();
+    const split = PACKAGES.filter((p) => used.has(p))
+      .map((p) => `@bastion/${p}`)
+      .sort();
     json[section] = Object.fromEntries(
       Object.entries(deps)
         .filter(([name]) => name === '@bastion/platform' || !split.includes(name))
-        .flatMap(([name, version]) => (name === '@bastion/platform' ? split.map((s) => [s, 'workspace:*']) : [[name, version]])),
+        .flatMap(([name, version]) =>
+          name === '@bastion/platform' ? split.map((s) => [s, 'workspace:*']) : [[name, version]],
+        ),
     );
     changed = true;
   }
@@ -182,7 +196,9 @@ function main() {
   for (const file of files) {
     if (file === __filename) continue;
     const text = readFileSync(file, 'utf8');
-    const next = file.endsWith('.ts') ? rewriteTs(file, text, owner, missing, moves) : rewriteJs(file, text, owner, missing);
+    const next = file.endsWith('.ts')
+      ? rewriteTs(file, text, owner, missing, moves)
+      : rewriteJs(file, text, owner, missing);
     if (next !== text) changes.push([file, next]);
   }
   if (missing.length) {
@@ -194,7 +210,10 @@ function main() {
     console.log(`${check ? 'would rewrite' : 'rewrote'} ${path.relative(root, file)}`);
   }
   // package.json files are read after the sources were rewritten, so they see the new imports.
-  const dirs = [root, ...['apps', 'libs'].flatMap((d) => readdirSync(path.join(root, d)).map((n) => path.join(root, d, n)))];
+  const dirs = [
+    root,
+    ...['apps', 'libs'].flatMap((d) => readdirSync(path.join(root, d)).map((n) => path.join(root, d, n))),
+  ];
   for (const dir of dirs) {
     const own = dir === root ? files.filter((f) => !/^(apps|libs)[\\/]/.test(path.relative(root, f))) : files;
     const change = rewritePackageJson(dir, own);

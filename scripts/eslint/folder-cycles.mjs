@@ -91,7 +91,8 @@ export const noFolderCycles = {
   },
 };
 
-const BASTION_IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]@bastion\/([a-z-]+)['"]|import\(\s*['"]@bastion\/([a-z-]+)['"]\s*\)/g;
+const BASTION_IMPORT =
+  /(?:import|export)\s[^'"]*?from\s*['"]@bastion\/([a-z-]+)['"]|import\(\s*['"]@bastion\/([a-z-]+)['"]\s*\)/g;
 const libGraphs = new Map();
 
 /** Lib -> the libs its source files (specs and test/ apart) import, for the libs/ directory `libs`. */
@@ -127,7 +128,9 @@ export const noLibCycles = {
       const target = /^@bastion\/([a-z-]+)$/.exec(node.source?.value ?? '')?.[1];
       if (!target || target === lib) return;
       const back = pathBetween(libGraphOf(libs), target, lib);
-      if (back) context.report({ node, message: `lib cycle: ${[lib, ...back].map((l) => `@bastion/${l}`).join(' -> ')}` });
+      if (back) {
+        context.report({ node, message: `lib cycle: ${[lib, ...back].map((l) => `@bastion/${l}`).join(' -> ')}` });
+      }
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
   },
