@@ -27,7 +27,7 @@ RUN test -n "$APP" || (echo "set --build-arg APP=<gateway|tokens|providers|proje
 # The migration runner and every service's migrations, in the repository's layout, so
 # `node scripts/db-migrate.js` works as it does in a checkout.
 FROM build AS migrate-files
-RUN pnpm --filter @bastion/platform deploy --prod --legacy /out/libs/platform \
+RUN pnpm --filter @bastion/persistence deploy --prod --legacy /out/libs/persistence \
  && mkdir -p /out/scripts /out/apps \
  && cp scripts/db-migrate.js /out/scripts/ \
  && for d in apps/*/prisma; do mkdir -p "/out/$d" && cp -r "$d/schema.prisma" "$d/migrations" "/out/$d/"; done

@@ -16,10 +16,12 @@ export default tseslint.config(
     plugins: { 'import-x': importX, bastion },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })] },
     rules: {
-      // A cycle between files or feature folders (or libs) is an error; node_modules are not followed.
+      // A cycle between files is an error; node_modules (and so the libs, imported by name) are not followed.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // ... and so is one between the feature folders of an app (tokens/ <-> admission/).
+      // ... and so is one between the feature folders of an app (tokens/ <-> admission/),
       'bastion/no-folder-cycles': 'error',
+      // ... or between libs (@bastion/messaging <-> @bastion/observability).
+      'bastion/no-lib-cycles': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },

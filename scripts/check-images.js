@@ -47,7 +47,7 @@ async function main() {
     }
   }
   const migrate = path.join(work, 'migrate');
-  pnpm(['--filter', '@bastion/platform', 'deploy', '--prod', '--legacy', path.join(migrate, 'libs', 'platform')]);
+  pnpm(['--filter', '@bastion/persistence', 'deploy', '--prod', '--legacy', path.join(migrate, 'libs', 'persistence')]);
   mkdirSync(path.join(migrate, 'scripts'), { recursive: true });
   cpSync(path.join(root, 'scripts', 'db-migrate.js'), path.join(migrate, 'scripts', 'db-migrate.js'));
   for (const app of readdirSync(path.join(root, 'apps'))) {

@@ -3,7 +3,7 @@
 // download) and records them in each schema's _prisma_migrations table, as `prisma migrate deploy`
 // would. The Kubernetes migration job runs this same script.
 const path = require('node:path');
-const { migrate, findServiceMigrations, databaseUrlFor } = require('../libs/platform/dist/db/index.js');
+const { migrate, findServiceMigrations, databaseUrlFor } = require('../libs/persistence/dist/db/index.js');
 
 async function main() {
   for (const s of findServiceMigrations(path.join(__dirname, '..'))) {

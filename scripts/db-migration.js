@@ -4,7 +4,7 @@
 //   pnpm db:migration create <service> <name>   write the migration schema.prisma needs
 // Uses DATABASE_URL's server for a scratch database (the role needs CREATEDB).
 const path = require('node:path');
-const { findServiceMigrations } = require('../libs/platform/dist/db/index.js');
+const { findServiceMigrations } = require('../libs/persistence/dist/db/index.js');
 const { missingMigrationSql, createMigration } = require('../libs/schema-tools/dist/index.js');
 
 const root = path.join(__dirname, '..');

@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ensureNats, ensurePostgres } = require('../libs/testing/dist/local-infra.js');
-const { findServiceMigrations, migrate } = require('../libs/platform/dist/db/index.js');
+const { findServiceMigrations, migrate } = require('../libs/persistence/dist/db/index.js');
 
 const root = path.join(__dirname, '..');
 const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];

@@ -1,5 +1,5 @@
 import { connect } from '@nats-io/transport-node';
-import { findServiceMigrations, migrate } from '@bastion/platform';
+import { findServiceMigrations, migrate } from '@bastion/persistence';
 import {
   cloneDatabase,
   ensureNats,

@@ -8,7 +8,7 @@ const { parseArgs } = require('node:util');
 const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
-const { connectNats, devNatsPassword, NatsRpcClient } = require('../../libs/platform/dist/index.js');
+const { connectNats, devNatsPassword, NatsRpcClient } = require('../../libs/messaging/dist/index.js');
 const { startOurs, stopEverything, cpuBetween, settle } = require('../support/stack');
 
 const { values } = parseArgs({

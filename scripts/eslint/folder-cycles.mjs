@@ -1,7 +1,10 @@
 // ESLint rule `bastion/no-folder-cycles`: inside one app, the feature folders under src/
 // (tokens/, admission/, ...) must not import each other in a cycle, even when no single file does.
 // import-x/no-cycle sees cycles between files; this one sees them between folders.
-import { readdirSync, readFileSync } from 'node:fs';
+// ESLint rule `bastion/no-lib-cycles`: the libs (libs/<lib>, imported as @bastion/<lib>) must not
+// import each other in a cycle either. import-x/no-cycle does not follow them, as they resolve
+// through node_modules.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
@@ -88,4 +91,49 @@ export const noFolderCycles = {
   },
 };
 
-export default { rules: { 'no-folder-cycles': noFolderCycles } };
+const BASTION_IMPORT =
+  /(?:import|export)\s[^'"]*?from\s*['"]@bastion\/([a-z-]+)['"]|import\(\s*['"]@bastion\/([a-z-]+)['"]\s*\)/g;
+const libGraphs = new Map();
+
+/** Lib -> the libs its source files (specs and test/ apart) import, for the libs/ directory `libs`. */
+function libGraphOf(libs) {
+  let graph = libGraphs.get(libs);
+  if (graph) return graph;
+  graph = new Map();
+  for (const entry of readdirSync(libs, { withFileTypes: true })) {
+    const src = join(libs, entry.name, 'src');
+    if (!entry.isDirectory() || !existsSync(src)) continue;
+    const to = new Set();
+    for (const file of sourceFiles(src)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(BASTION_IMPORT)) to.add(m[1] ?? m[2]);
+    }
+    to.delete(entry.name);
+    graph.set(entry.name, to);
+  }
+  libGraphs.set(libs, graph);
+  return graph;
+}
+
+export const noLibCycles = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'The libs must not import each other in a cycle' },
+    schema: [],
+  },
+  create(context) {
+    const m = /^(.*[\\/]libs)[\\/]([^\\/]+)[\\/]src[\\/]/.exec(context.filename);
+    if (!m || context.filename.endsWith('.spec.ts')) return {};
+    const [, libs, lib] = m;
+    const check = (node) => {
+      const target = /^@bastion\/([a-z-]+)$/.exec(node.source?.value ?? '')?.[1];
+      if (!target || target === lib) return;
+      const back = pathBetween(libGraphOf(libs), target, lib);
+      if (back) {
+        context.report({ node, message: `lib cycle: ${[lib, ...back].map((l) => `@bastion/${l}`).join(' -> ')}` });
+      }
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default { rules: { 'no-folder-cycles': noFolderCycles, 'no-lib-cycles': noLibCycles } };

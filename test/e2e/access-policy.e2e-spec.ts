@@ -6,7 +6,7 @@ import { type AccessRule, DomainError, ErrorCode, hasRole, type Principal, PRINC
 import { bearer, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 import { ACCESS_POLICY } from '../../apps/gateway/src/access/access-policy.table';
 import { startProjectsService } from '../support/projects';
-import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { connectNats, NatsRpcClient } from '@bastion/messaging';
 import { startAllServices } from '../support/services';
 import { http, startGateway } from '../support/stack';
 

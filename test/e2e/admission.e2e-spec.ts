@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { SiteAdmissionEvent, TOKENS_ADMISSIONS_STREAM } from '@bastion/contracts';
-import { connectNats, DurableConsumer } from '@bastion/platform';
+import { connectNats, DurableConsumer } from '@bastion/messaging';
 import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';

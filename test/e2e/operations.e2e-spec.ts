@@ -1,5 +1,5 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { OpsServer } from '@bastion/platform';
+import { OpsServer } from '@bastion/messaging';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import { TcpForwarder } from '../support/tcp-forwarder';
 import { startAllServices } from '../support/services';

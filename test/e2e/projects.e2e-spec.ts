@@ -8,7 +8,7 @@ import {
   PROJECTS_STREAM,
   ScannerChangedEvent,
 } from '@bastion/contracts';
-import { connectNats, DurableConsumer, NatsRpcClient } from '@bastion/platform';
+import { connectNats, DurableConsumer, NatsRpcClient } from '@bastion/messaging';
 import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startProjectsService } from '../support/projects';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import type { PromptRecordedEvent } from '@bastion/contracts';
-import { connectNats } from '@bastion/platform';
+import { connectNats } from '@bastion/messaging';
 import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { promptRecord, publishRecords, startPromptsService } from '../support/prompts';

@@ -1,6 +1,6 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
-import { type ReadableSpan, recordSpans, type RecordedSpans, SpanKind, SpanStatusCode } from '@bastion/platform';
+import { type ReadableSpan, recordSpans, type RecordedSpans, SpanKind, SpanStatusCode } from '@bastion/observability';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import { http, startGateway, startTokensService } from '../support/stack';
 

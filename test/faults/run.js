@@ -16,7 +16,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Client } = require('pg');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
-const { devNatsPasswords, natsServerAuthorization } = require('../../libs/platform/dist/index.js');
+const { devNatsPasswords, natsServerAuthorization } = require('../../libs/messaging/dist/index.js');
 
 const ROOT = path.join(__dirname, '..', '..');
 const { values: opts } = parseArgs({

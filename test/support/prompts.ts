@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { type PromptRecordedEvent, PROMPTS_QUEUE, PROXY_STREAM_SPEC, ProxyEventContracts } from '@bastion/contracts';
-import { ensureStream, EventPublisher } from '@bastion/platform';
+import { ensureStream, EventPublisher } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PromptsConfig, PromptsModule } from '../../apps/prompts/src';
 import { startTestService } from './stack';

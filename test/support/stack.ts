@@ -1,6 +1,8 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { type BusUser, createLogger, loadConfig, natsLogin, type PlatformConfig, PlatformMetrics, startService } from '@bastion/platform';
+import { type BusUser, natsLogin, startService } from '@bastion/messaging';
+import { createLogger, PlatformMetrics } from '@bastion/observability';
+import { loadConfig, type PlatformConfig } from '@bastion/platform';
 import type { Logger } from 'pino';
 import { createGateway, GatewayConfig } from '../../apps/gateway/src';
 import { TokensConfig, TokensModule } from '../../apps/tokens/src';

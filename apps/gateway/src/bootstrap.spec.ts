@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { devPublicKey } from '@bastion/auth';
-import { createLogger, loadConfig } from '@bastion/platform';
+import { createLogger } from '@bastion/observability';
+import { loadConfig } from '@bastion/platform';
 import { createGateway } from './bootstrap';
 import { GatewayConfig } from './config';
 

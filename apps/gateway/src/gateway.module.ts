@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthConfig, JwtVerifier } from '@bastion/auth';
-import { connectNats, natsLogin, NATS_CONNECTION, NatsRpcClient, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, NATS_CONNECTION, NatsRpcClient, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
 import { AccessGuard } from './access/access.guard';

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { createLogger, initTracing, loadConfig, stopOnSignals } from '@bastion/platform';
+import { createLogger, initTracing } from '@bastion/observability';
+import { loadConfig } from '@bastion/platform';
+import { stopOnSignals } from '@bastion/messaging';
 import { createGateway } from './bootstrap';
 import { GatewayConfig } from './config';
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { MessagesCommand, ProxyRpc, ProxyStreams, ScanCommand, SendPromptCommand } from '@bastion/contracts';
-import { answerLongCall, Handles } from '@bastion/platform';
+import { answerLongCall, Handles } from '@bastion/messaging';
 import { StreamLiveness } from './liveness/stream-liveness';
 import { MessagesService } from './messages/messages.service';
 import { PromptApiService } from './messages/prompt-api.service';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { connectNats, natsLogin } from '@bastion/platform';
+import { connectNats, natsLogin } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { SharedProviderLimiter } from '../src/limits/shared-provider-limiter';
 

@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectRpc, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS, type StreamSpec } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS, type StreamSpec } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROJECTS_CONFIG, type ProjectsConfig } from './config';

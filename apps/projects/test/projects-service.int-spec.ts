@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { DATASET_PART_BYTES, type ProjectRuntime, type ProjectView, ProjectSubjects, ScannerSubjects, type ScannerView } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { connectNats, NatsRpcClient } from '@bastion/messaging';
 import { uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';

@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PromptRpc, PROXY_STREAM_SPEC, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, natsLogin, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_CONFIG, PROMPTS_LOGGER, type PromptsConfig } from './config';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { PromptSubjects, PROXY_STREAM, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { connectNats, NatsRpcClient } from '@bastion/messaging';
 import { uniqueTenant, untypedRpc, waitFor, testNatsLogin } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';

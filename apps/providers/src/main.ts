@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { PROVIDERS_QUEUE } from '@bastion/contracts';
-import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, initTracing, PlatformMetrics } from '@bastion/observability';
+import { natsLogin, closeService, startService, stopOnSignals } from '@bastion/messaging';
+import { loadConfig } from '@bastion/platform';
 import { ProvidersConfig } from './config';
 import { ProvidersModule } from './providers.module';
 

@@ -2,7 +2,8 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, PlatformMetrics, READINESS_CHECKS } from '@bastion/platform';
+import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';

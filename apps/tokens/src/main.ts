@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { createLogger, natsLogin, initTracing, loadConfig, PlatformMetrics, closeService, startService, stopOnSignals } from '@bastion/platform';
+import { createLogger, initTracing, PlatformMetrics } from '@bastion/observability';
+import { natsLogin, closeService, startService, stopOnSignals } from '@bastion/messaging';
+import { loadConfig } from '@bastion/platform';
 import { TokensConfig } from './config';
 import { TokensModule } from './tokens.module';
 

@@ -1,6 +1,6 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/platform';
+import { connectNats, NatsRpcClient } from '@bastion/messaging';
 import { principal as fixturePrincipal, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 
 /** An admin of `tenant`, as the gateway would send it. */

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findServiceMigrations } from '@bastion/platform';
+import { findServiceMigrations } from '@bastion/persistence';
 import { missingMigrationSql } from '../src';
 
 // Each check runs the schema engine over a scratch database: seconds each on a loaded machine.

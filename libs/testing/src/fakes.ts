@@ -1,6 +1,6 @@
 import type { EventContract } from '@bastion/contracts';
 import { randomUUID } from 'node:crypto';
-import type { EventPublisher } from '@bastion/platform';
+import type { EventPublisher } from '@bastion/messaging';
 import pino, { type Logger } from 'pino';
 
 export interface PublishedEvent {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { devNatsPasswords, natsServerAuthorization, type UnrestrictedUser } from '@bastion/platform';
+import { devNatsPasswords, natsServerAuthorization, type UnrestrictedUser } from '@bastion/messaging';
 import { createServer, Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 

@@ -1,4 +1,4 @@
-import type { NatsLogin, UnrestrictedUser } from '@bastion/platform';
+import type { NatsLogin, UnrestrictedUser } from '@bastion/messaging';
 
 /**
  * The tests' own NATS user: it watches and drives the bus as no service may (it subscribes to

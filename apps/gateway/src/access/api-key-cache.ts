@@ -10,7 +10,7 @@ import {
   type Principal,
   type ResolvedApiKey,
 } from '@bastion/contracts';
-import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
+import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 
 interface Entry {

@@ -9,7 +9,7 @@ import {
   RegistrationsByTokenRequest,
   TokenRpc,
 } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import type { FastifyRequest } from 'fastify';
 import { RequestId } from '../http/request-id.decorator';
 import { NamespaceParams, TokenParams } from '../tokens/token-params.dto';

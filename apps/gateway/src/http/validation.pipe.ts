@@ -1,6 +1,6 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { summarise, toViolations } from '@bastion/platform';
+import { summarise, toViolations } from '@bastion/messaging';
 
 const LOCATION: Record<ArgumentMetadata['type'], string> = { body: 'body', query: 'query', param: 'path', custom: 'body' };
 

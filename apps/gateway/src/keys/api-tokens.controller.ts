@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { ApiKeyIdParams, ApiKeyRpc, CreateApiKeyRequest, ListApiKeysQuery, type Principal } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { ApiReply } from '../http/api-reply';
 import { RequestId } from '../http/request-id.decorator';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DATASET_PART_BYTES, ScannerSubjects } from '@bastion/contracts';
-import type { NatsRpcClient } from '@bastion/platform';
+import type { NatsRpcClient } from '@bastion/messaging';
 import { datasetParts, evaluateDataset } from './dataset-transfer';
 
 describe('datasetParts', () => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DATASET_MAX_BYTES, DATASET_PART_BYTES, type DatasetRunView, DomainError, type Principal, ScannerRpc } from '@bastion/contracts';
-import type { NatsRpcClient } from '@bastion/platform';
+import type { NatsRpcClient } from '@bastion/messaging';
 
 /** Parts staged at once. */
 const CONCURRENCY = 4;

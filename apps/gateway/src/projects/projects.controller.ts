@@ -15,7 +15,7 @@ import {
   ProviderEntryInput,
   UpdateProjectRequest,
 } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
 import { ProjectEntryParams, ProjectIdParams, ProjectRefEntryParams, ProjectRefParams } from './project-params.dto';

@@ -12,7 +12,7 @@ import {
   UpdateScannerRequest,
   UpdateScannerVersionRequest,
 } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import type { TextBodyRouteConfig } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { evaluateDataset } from './dataset-transfer';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { CreatePromptTemplateRequest, ListPromptsQuery, type Principal, PromptIdParams, PromptRpc } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
 

@@ -13,7 +13,7 @@ import {
   TestProviderRequest,
   UpdateProviderRequest,
 } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { IsString, MaxLength } from 'class-validator';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';

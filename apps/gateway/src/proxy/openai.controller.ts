@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common'
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
-import { NATS_CONNECTION, NatsRpcClient } from '@bastion/platform';
+import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { type Principal, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type MessagesCommand, ProxySignals, type ProxyStreams, STREAM_HEARTBEAT_MS, STREAM_PEER_TIMEOUT_MS } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { NatsRpcClient } from '@bastion/platform';
+import type { NatsRpcClient } from '@bastion/messaging';
 import type { FastifyReply } from 'fastify';
 import { remoteTimings, serverTimingHeader, splitRoundTrip, type PhaseTimings } from '../timing/server-timing';
 

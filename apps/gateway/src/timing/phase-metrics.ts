@@ -1,4 +1,4 @@
-import type { PlatformMetrics } from '@bastion/platform';
+import type { PlatformMetrics } from '@bastion/observability';
 import { PHASES, type PhaseTimings } from './server-timing';
 
 /** Sub-millisecond buckets: auth and rpc are meant to take a fraction of a millisecond. */

@@ -11,7 +11,7 @@ import {
   TokenRpc,
   TokenStateRequest,
 } from '@bastion/contracts';
-import { NatsRpcClient } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { NamespaceParams, TokenParams } from './token-params.dto';
 import { ApiReply } from '../http/api-reply';

@@ -9,7 +9,8 @@ import {
   ProviderRpc,
   type ProviderRuntime,
 } from '@bastion/contracts';
-import { NATS_CONNECTION, NatsRpcClient, requestContext } from '@bastion/platform';
+import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
+import { requestContext } from '@bastion/observability';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from '../config';

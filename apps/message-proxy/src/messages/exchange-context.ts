@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime } from '@bastion/contracts';
-import { PlatformMetrics } from '@bastion/platform';
+import { PlatformMetrics } from '@bastion/observability';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MessagesCommand, MessagesReply } from '@bastion/contracts';
-import { NATS_CONNECTION } from '@bastion/platform';
+import { NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
 import { blockedError, GuardedExchange, streamedExchange } from './guarded-exchange';

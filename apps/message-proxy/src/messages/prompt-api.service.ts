@@ -10,7 +10,8 @@ import {
   type TemplateInput,
 } from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
-import { NatsRpcClient, requestContext } from '@bastion/platform';
+import { NatsRpcClient } from '@bastion/messaging';
+import { requestContext } from '@bastion/observability';
 import { type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { promptView, PromptRecorder } from '../records/prompt-recorder';
 import { ExchangeContext } from './exchange-context';

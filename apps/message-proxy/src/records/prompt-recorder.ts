@@ -8,7 +8,7 @@ import {
   ProxyEventContracts,
   type ScannerResultRecord,
 } from '@bastion/contracts';
-import { EventPublisher } from '@bastion/platform';
+import { EventPublisher } from '@bastion/messaging';
 import type { Logger } from 'pino';
 import { PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from '../config';
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { EvaluateDatasetCommand, ListEvaluationsCommand, ScannerRpc, StageDatasetCommand } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { DatasetService } from './dataset.service';
 
 @Controller()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Cursor, pageWindow } from '@bastion/platform';
+import { type Cursor, pageWindow } from '@bastion/persistence';
 import type { DatasetRun, Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 

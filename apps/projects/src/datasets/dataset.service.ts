@@ -10,7 +10,7 @@ import {
   type StageDatasetCommand,
 } from '@bastion/contracts';
 import { ScanDeadline, ScanLimitError, ScannerConfigError, type ScannerConfig, sharedScannerCache } from '@bastion/guardrails';
-import { decodeCursor, paginate } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
 import { PROJECTS_CONFIG, type ProjectsConfig } from '../config';
 import { assembleDataset } from '../domain/dataset-assembly';
 import { DatasetError, parseLabelledCsv } from '../domain/labelled-csv';

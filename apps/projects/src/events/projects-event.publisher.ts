@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ProjectChange, type ProjectChangedEvent, ProjectEventContracts, type ScannerChange, type ScannerChangedEvent } from '@bastion/contracts';
-import { EventPublisher } from '@bastion/platform';
+import { EventPublisher } from '@bastion/messaging';
 import type { Project, Scanner } from '../generated/prisma/client';
 
 /** Publishes the service's changes to the PROJECTS stream, for caches of projects and scanners. */

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ApiKeyIdCommand, ApiKeyRpc, CreateApiKeyCommand, ListApiKeysCommand, ResolveApiKeyQuery } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { ApiKeyService } from './api-key.service';
 
 @Controller()

@@ -16,7 +16,8 @@ import {
   type ResolveApiKeyQuery,
   type ResolvedApiKey,
 } from '@bastion/contracts';
-import { decodeCursor, EventPublisher, paginate } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
+import { EventPublisher } from '@bastion/messaging';
 import { isUuid } from '../domain/versions';
 import { ProjectRepository } from './project.repository';
 import { apiKeyView, resolvedApiKey } from './api-key.mapper';

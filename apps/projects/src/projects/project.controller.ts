@@ -16,7 +16,7 @@ import {
   UpdateProjectCommand,
   UpdateProviderEntryCommand,
 } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { ProjectService } from './project.service';
 
 @Controller()

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DeploymentStatus } from '@bastion/contracts';
-import { type Cursor, isPrismaNotFound, pageWindow, translatePrismaError } from '@bastion/platform';
+import { type Cursor, isPrismaNotFound, pageWindow, translatePrismaError } from '@bastion/persistence';
 import { nextValidFrom } from '../domain/config-at';
 import type { StoredProjectConfig } from '../domain/project-config';
 import type { Prisma, Project, ProjectConfigRevision } from '../generated/prisma/client';

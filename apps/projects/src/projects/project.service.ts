@@ -30,7 +30,7 @@ import {
   type UpdateProjectRequest,
   type UpdateProviderEntryCommand,
 } from '@bastion/contracts';
-import { decodeCursor, paginate } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
 import type { Logger } from 'pino';
 import { sameJson } from '../domain/canonical-json';
 import { parseConfigAt, revisionAt } from '../domain/config-at';

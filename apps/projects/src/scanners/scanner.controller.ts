@@ -11,7 +11,7 @@ import {
   UpdateScannerCommand,
   UpdateScannerVersionCommand,
 } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { ScannerService } from './scanner.service';
 
 @Controller()

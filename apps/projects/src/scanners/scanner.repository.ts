@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ScannerDirection, ScannerKind } from '@bastion/contracts';
-import { type Cursor, pageWindow, translatePrismaError } from '@bastion/platform';
+import { type Cursor, pageWindow, translatePrismaError } from '@bastion/persistence';
 import type { BuiltInScanner } from '../domain/built-in-catalog';
 import { Prisma, type Scanner, type ScannerVersion } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';

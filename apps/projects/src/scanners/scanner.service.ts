@@ -23,7 +23,7 @@ import {
   DEFAULT_PAGE_SIZE,
 } from '@bastion/contracts';
 import { scannerConfigWarnings, validateScannerConfig } from '@bastion/guardrails';
-import { decodeCursor, paginate } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
 import type { Logger } from 'pino';
 import { BUILT_IN_AUTHOR, builtInCatalog } from '../domain/built-in-catalog';
 import { sameJson } from '../domain/canonical-json';

@@ -1,4 +1,4 @@
-import type { Cursor } from '@bastion/platform';
+import type { Cursor } from '@bastion/persistence';
 import type { Prisma } from '../generated/prisma/client';
 import type { PromptFilter } from './prompt-filters';
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ListPromptsCommand, PromptRefCommand, PromptRpc } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { PromptService } from './prompt.service';
 
 @Controller()

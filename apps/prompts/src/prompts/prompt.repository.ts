@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Cursor } from '@bastion/platform';
+import type { Cursor } from '@bastion/persistence';
 import type { Prisma, Prompt } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 import type { PromptFilter } from './prompt-filters';

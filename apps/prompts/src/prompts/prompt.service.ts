@@ -10,7 +10,7 @@ import {
   type PromptView,
   type StoredScanView,
 } from '@bastion/contracts';
-import { decodeCursor, paginate } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
 import type { Logger } from 'pino';
 import { canSee, projectScope } from '../access/access';
 import { PROMPTS_LOGGER } from '../config';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type PromptRecordedEvent, ProxyEventContracts } from '@bastion/contracts';
-import { consumes, DurableConsumer, NATS_CONNECTION } from '@bastion/platform';
+import { consumes, DurableConsumer, NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_LOGGER } from '../config';

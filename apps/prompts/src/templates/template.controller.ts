@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { CreatePromptTemplateCommand, PromptRefCommand, PromptRpc, TemplateInputQuery } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { TemplateService } from './template.service';
 
 @Controller()

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { ProviderRpc, TestProviderCommand } from '@bastion/contracts';
-import { answerLongCall, Handles } from '@bastion/platform';
+import { answerLongCall, Handles } from '@bastion/messaging';
 import { ProviderTesterService } from './provider-tester.service';
 
 @Controller()

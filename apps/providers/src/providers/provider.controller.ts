@@ -9,7 +9,7 @@ import {
   SystemProviderQuery,
   UpdateProviderCommand,
 } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { ProviderService } from './provider.service';
 
 @Controller()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Cursor, pageWindow, translatePrismaError } from '@bastion/platform';
+import { type Cursor, pageWindow, translatePrismaError } from '@bastion/persistence';
 import type { Prisma, Provider, SystemProvider } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 import type { CatalogEntry } from '../system/system-catalog';

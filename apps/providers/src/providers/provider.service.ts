@@ -18,7 +18,9 @@ import {
   type SystemProviderView,
   type UpdateProviderCommand,
 } from '@bastion/contracts';
-import { decodeCursor, EventPublisher, paginate, SecretBox } from '@bastion/platform';
+import { decodeCursor, paginate } from '@bastion/persistence';
+import { EventPublisher } from '@bastion/messaging';
+import { SecretBox } from '@bastion/platform';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
 import type { Prisma, Provider } from '../generated/prisma/client';
 import { SYSTEM_PROVIDERS } from '../system/system-catalog';

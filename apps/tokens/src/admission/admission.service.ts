@@ -13,7 +13,8 @@ import {
   TokenEventContracts,
   TokenEvents,
 } from '@bastion/contracts';
-import { EventPublisher, NATS_CONNECTION, PlatformMetrics } from '@bastion/platform';
+import { EventPublisher, NATS_CONNECTION } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import type { Counter } from 'prom-client';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { TokenRpc } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { SigningKeyService } from './signing-key.service';
 
 @Controller()

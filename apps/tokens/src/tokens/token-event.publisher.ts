@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type TokenEvent, TokenEventContracts, type TokenState, type TokenStateChangedEvent } from '@bastion/contracts';
-import { EventPublisher } from '@bastion/platform';
+import { EventPublisher } from '@bastion/messaging';
 import { sha256Hex } from '../domain/token-view';
 import type { Token } from '../generated/prisma/client';
 

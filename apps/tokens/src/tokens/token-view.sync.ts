@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { TOKENS_STREAM, TokenEvent, TokenEvents } from '@bastion/contracts';
-import { NATS_CONNECTION } from '@bastion/platform';
+import { NATS_CONNECTION } from '@bastion/messaging';
 import { DeliverPolicy, jetstream, type ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { plainToInstance } from 'class-transformer';

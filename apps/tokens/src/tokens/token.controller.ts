@@ -10,7 +10,7 @@ import {
   SetTokenStateCommand,
   TokenRpc,
 } from '@bastion/contracts';
-import { Handles } from '@bastion/platform';
+import { Handles } from '@bastion/messaging';
 import { TokenService } from './token.service';
 
 @Controller()

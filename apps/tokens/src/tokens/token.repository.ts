@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPrismaNotFound, translatePrismaError } from '@bastion/platform';
+import { isPrismaNotFound, translatePrismaError } from '@bastion/persistence';
 import type { TokenState, TokenType } from '@bastion/contracts';
 import type { Token } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';

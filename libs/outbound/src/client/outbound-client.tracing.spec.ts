@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ReadableSpan, recordSpans, type RecordedSpans, tracer } from '@bastion/platform';
+import { type ReadableSpan, recordSpans, type RecordedSpans, tracer } from '@bastion/observability';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { createOutboundClient, type OutboundClient } from './outbound-client';
 

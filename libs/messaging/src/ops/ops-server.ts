@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
-import { type HealthReport, runHealthChecks } from '../health/health';
+import { type HealthReport, runHealthChecks, PlatformMetrics } from '@bastion/observability';
 import { lifecycleCheck } from '../nats/connection-state';
-import { PlatformMetrics } from './metrics';
 
 export interface OpsServerOptions {
   service: string;

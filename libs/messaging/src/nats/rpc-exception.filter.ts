@@ -2,8 +2,8 @@ import { Catch, type RpcExceptionFilter } from '@nestjs/common';
 import { DomainError, ErrorCode, type RpcErrorPayload } from '@bastion/contracts';
 import type { Logger } from 'pino';
 import { type Observable, throwError } from 'rxjs';
-import { OutageLog } from '../ops/outage-log';
-import { isDatabaseUnavailable } from '../prisma/prisma-errors';
+import { OutageLog } from '@bastion/observability';
+import { isDatabaseUnavailable } from '@bastion/persistence';
 import { OUTAGE_RETRY_AFTER_S } from './rpc-client';
 
 /**

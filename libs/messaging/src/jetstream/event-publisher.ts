@@ -5,8 +5,7 @@ import type { EventContract } from '@bastion/contracts';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { processState } from '../nats/connection-state';
-import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
-import { injectIntoNatsHeaders } from '../tracing/spans';
+import { REQUEST_ID_HEADER, requestContext, injectIntoNatsHeaders } from '@bastion/observability';
 
 export interface StreamSpec {
   name: string;

@@ -1,6 +1,6 @@
 import { Controller, Inject, type Type } from '@nestjs/common';
 import type { NoPayload, RpcContract, ServiceHealthView } from '@bastion/contracts';
-import { type HealthReport, runHealthChecks } from '../health/health';
+import { type HealthReport, runHealthChecks } from '@bastion/observability';
 import { Handles } from './handles';
 import { lifecycleCheck } from './connection-state';
 import { READINESS_CHECKS, type ReadinessChecks } from './service-app';

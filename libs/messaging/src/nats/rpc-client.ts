@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorCode, LONG_CALL_PEER_TIMEOUT_MS, type LongCallFrame, type RpcContract, type StreamContract } from '@bastion/contracts';
 import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
-import { REQUEST_ID_HEADER } from '../logging/request-context';
+import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { FRAMES_TOKEN } from './bus-permissions';
 import { processState } from './connection-state';
-import { injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '../tracing/spans';
 
 interface NestReply<T> {
   err?: unknown;

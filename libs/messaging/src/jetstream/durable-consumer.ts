@@ -4,10 +4,9 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Logger } from 'pino';
 import type { ObjectStore } from '@nats-io/obj';
-import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
+import { REQUEST_ID_HEADER, requestContext, OutageLog } from '@bastion/observability';
 import { reconnectDelay } from '../nats/connection-state';
-import { OutageLog } from '../ops/outage-log';
-import { isDatabaseUnavailable } from '../prisma/prisma-errors';
+import { isDatabaseUnavailable } from '@bastion/persistence';
 import { openPayloadStore, PAYLOAD_OBJECT_HEADER } from './event-publisher';
 
 export interface EventMeta {

@@ -4,9 +4,7 @@ import type { NatsContext } from '@nestjs/microservices';
 import { context as otelContext, type Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { finalize, Observable, tap } from 'rxjs';
-import { REQUEST_ID_HEADER, requestContext } from '../logging/request-context';
-import type { PlatformMetrics } from '../ops/metrics';
-import { recordFailure, startNatsServerSpan } from '../tracing/spans';
+import { REQUEST_ID_HEADER, requestContext, type PlatformMetrics, recordFailure, startNatsServerSpan } from '@bastion/observability';
 import { processState } from './connection-state';
 
 /**

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import type { PlatformConfig } from '../config/platform-config';
+import type { PlatformConfig } from '@bastion/platform';
 import { BUS_USERS, type BusUser, inboxPrefix } from './bus-permissions';
 import { processState, resilientOptions } from './connection-state';
 
