@@ -166,7 +166,7 @@ async function firstText(target, samples) {
  */
 async function oneServiceCall(ours, n) {
   const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
-  const { connectNats, devNatsPassword, NatsRpcClient } = require(path.join(root, 'libs', 'platform', 'dist', 'index.js'));
+  const { connectNats, devNatsPassword, NatsRpcClient } = require(path.join(root, 'libs', 'messaging', 'dist', 'index.js'));
   const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
   const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
   const target = { url: `${ours.url}/backend/v1/providers/system/anthropic`, headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` } };

@@ -7,7 +7,7 @@ const { randomUUID } = require('node:crypto');
 const { parseArgs } = require('node:util');
 const path = require('node:path');
 // The platform's own copy of the JetStream client.
-const { jetstreamManager } = require(require.resolve('@nats-io/jetstream', { paths: [path.join(__dirname, '..', '..', 'libs', 'platform')] }));
+const { jetstreamManager } = require(require.resolve('@nats-io/jetstream', { paths: [path.join(__dirname, '..', '..', 'libs', 'messaging')] }));
 const { connectNats, ensureStream, EventPublisher } = require('../../libs/messaging/dist/index.js');
 
 const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { count: { type: 'string', default: '2000' } } });

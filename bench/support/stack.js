@@ -142,7 +142,7 @@ async function startOurs(extraEnv = {}) {
   const natsPort = await freePort();
   const natsDir = path.join(LOG_DIR, 'nats');
   // Authentication on, as deployed: a user per service with its permissions, development passwords.
-  const { devNatsPasswords, natsServerAuthorization } = require(path.join(__dirname, '..', '..', 'libs', 'platform', 'dist', 'index.js'));
+  const { devNatsPasswords, natsServerAuthorization } = require(path.join(__dirname, '..', '..', 'libs', 'messaging', 'dist', 'index.js'));
   require('node:fs').mkdirSync(natsDir, { recursive: true });
   const natsConfig = path.join(natsDir, 'auth.conf');
   require('node:fs').writeFileSync(natsConfig, natsServerAuthorization(devNatsPasswords()));
