@@ -41,10 +41,24 @@ const BUILDS = [
  * removed (extensions/v1beta1, policy/v1beta1, autoscaling/v2beta2, ...), which no cluster accepts.
  */
 const SERVED_API_VERSIONS = new Set([
-  'v1', 'apps/v1', 'batch/v1', 'autoscaling/v1', 'autoscaling/v2', 'policy/v1', 'networking.k8s.io/v1',
-  'rbac.authorization.k8s.io/v1', 'storage.k8s.io/v1', 'scheduling.k8s.io/v1', 'coordination.k8s.io/v1',
-  'discovery.k8s.io/v1', 'admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'node.k8s.io/v1',
-  'certificates.k8s.io/v1', 'events.k8s.io/v1', 'flowcontrol.apiserver.k8s.io/v1',
+  'v1',
+  'apps/v1',
+  'batch/v1',
+  'autoscaling/v1',
+  'autoscaling/v2',
+  'policy/v1',
+  'networking.k8s.io/v1',
+  'rbac.authorization.k8s.io/v1',
+  'storage.k8s.io/v1',
+  'scheduling.k8s.io/v1',
+  'coordination.k8s.io/v1',
+  'discovery.k8s.io/v1',
+  'admissionregistration.k8s.io/v1',
+  'apiextensions.k8s.io/v1',
+  'node.k8s.io/v1',
+  'certificates.k8s.io/v1',
+  'events.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1',
 ]);
 
 /**
@@ -101,7 +115,12 @@ function kustomizeCommand() {
     try {
       version =
         path.basename(cmd) === 'kubectl'
-          ? JSON.parse(execFileSync(cmd, ['version', '--client', '-o', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })).kustomizeVersion
+          ? JSON.parse(
+              execFileSync(cmd, ['version', '--client', '-o', 'json'], {
+                encoding: 'utf8',
+                stdio: ['ignore', 'pipe', 'ignore'],
+              }),
+            ).kustomizeVersion
           : execFileSync(cmd, ['version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     } catch {
       continue; // not installed
@@ -110,10 +129,13 @@ function kustomizeCommand() {
     if (!(major >= 5)) {
       fatal(
         `${[cmd, ...args].join(' ')} embeds kustomize ${version || '(unknown version)'}; the manifests need kustomize v5 or newer ` +
-          '(kubectl 1.27+). Debian bookworm\'s kubernetes-client is kubectl 1.20 (kustomize v2): too old.',
+          "(kubectl 1.27+). Debian bookworm's kubernetes-client is kubectl 1.20 (kustomize v2): too old.",
       );
     }
-    return { argv: [cmd, ...args], version: `${[cmd, ...args].join(' ')} (kustomize ${version.replace(/^kustomize\//, '')})` };
+    return {
+      argv: [cmd, ...args],
+      version: `${[cmd, ...args].join(' ')} (kustomize ${version.replace(/^kustomize\//, '')})`,
+    };
   }
   fatal('no kustomize found: install kubectl 1.27+ or kustomize v5+, or set KUSTOMIZE="/path/to/kustomize"');
 }
@@ -121,7 +143,12 @@ function kustomizeCommand() {
 function build(kustomize, dir) {
   const [cmd, ...args] = kustomize.argv;
   try {
-    return execFileSync(cmd, [...args, path.join(ROOT, dir)], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(cmd, [...args, path.join(ROOT, dir)], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     const why = (err.stderr || err.message || '').toString().trim();
     return { error: why };
@@ -163,7 +190,9 @@ async function loadModel(obj) {
 function unwrapBase64(obj) {
   const field = obj.kind === 'Secret' ? 'data' : obj.kind === 'ConfigMap' ? 'binaryData' : undefined;
   if (!field || !obj[field]) return obj;
-  const unwrapped = Object.fromEntries(Object.entries(obj[field]).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\r\n]/g, '') : v]));
+  const unwrapped = Object.fromEntries(
+    Object.entries(obj[field]).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/[\r\n]/g, '') : v]),
+  );
   return { ...obj, [field]: unwrapped };
 }
 
@@ -173,7 +202,10 @@ function schemaErrors(Model, obj) {
     return [];
   } catch (err) {
     if (Array.isArray(err.errors) && err.errors.length) {
-      return err.errors.map((e) => `schema: ${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`);
+      return err.errors.map(
+        (e) =>
+          `schema: ${e.instancePath || '/'} ${e.message}${e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}`,
+      );
     }
     return [`schema: ${err.message}`];
   }
@@ -191,12 +223,18 @@ function createFieldChecker(objects) {
     .map((o, i) => `import type { I${o.kind} as T${i} } from '${modulePath(o)}';\nexport declare const v${i}: T${i};`)
     .join('\n');
   const options = {
-    strict: true, noEmit: true, skipLibCheck: true, types: [],
-    module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
   };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (f, lang, ...rest) => (f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest));
+  host.getSourceFile = (f, lang, ...rest) =>
+    f === file ? ts.createSourceFile(f, source, lang) : getSourceFile.call(host, f, lang, ...rest);
   host.fileExists = (f) => f === file || fileExists.call(host, f);
   host.readFile = (f) => (f === file ? source : readFile.call(host, f));
   const program = ts.createProgram([file], options, host);
@@ -217,7 +255,9 @@ function createFieldChecker(objects) {
     if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return;
     type = checker.getNonNullableType(type);
     if (type.isUnion()) {
-      const fits = type.types.filter((t) => (Array.isArray(value) ? checker.isArrayType(t) : isObjectType(t) && !checker.isArrayType(t)));
+      const fits = type.types.filter((t) =>
+        Array.isArray(value) ? checker.isArrayType(t) : isObjectType(t) && !checker.isArrayType(t),
+      );
       if (fits.length === 1) walk(value, fits[0], at, errors);
       return; // none (the schema reports the type) or several shapes (nothing certain to say)
     }
@@ -235,7 +275,10 @@ function createFieldChecker(objects) {
       const here = at ? `${at}.${key}` : key;
       if (prop) walk(v, propType(prop), here, errors);
       else if (index) walk(v, index.type, here, errors);
-      else errors.push(`unknown field ${here} (${checker.typeToString(type).replace(/^IIoK8s\w*?V\d\w*?(?=[A-Z][a-z])/, '')} has no "${key}")`);
+      else
+        errors.push(
+          `unknown field ${here} (${checker.typeToString(type).replace(/^IIoK8s\w*?V\d\w*?(?=[A-Z][a-z])/, '')} has no "${key}")`,
+        );
     }
   }
 
@@ -277,22 +320,27 @@ function matches(selector, labels = {}) {
 function quantity(q) {
   const m = /^([0-9.]+)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(String(q));
   if (!m) return NaN;
-  const scale = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[m[2]] ?? 1;
+  const scale =
+    { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[m[2]] ?? 1;
   return Number(m[1]) * scale;
 }
 
 function checkMetadata(obj, build, errors) {
   const md = obj.metadata ?? {};
   const nameRule = ['Service', 'Namespace'].includes(obj.kind) ? [DNS_LABEL, 63] : [DNS_SUBDOMAIN, 253];
-  if (!md.name || !nameRule[0].test(md.name) || md.name.length > nameRule[1]) errors.push(`metadata.name "${md.name}" is not a valid ${obj.kind} name`);
+  if (!md.name || !nameRule[0].test(md.name) || md.name.length > nameRule[1])
+    errors.push(`metadata.name "${md.name}" is not a valid ${obj.kind} name`);
   const labels = md.labels ?? {};
-  if (labels['app.kubernetes.io/part-of'] !== 'bastion') errors.push('label app.kubernetes.io/part-of: bastion is missing');
+  if (labels['app.kubernetes.io/part-of'] !== 'bastion')
+    errors.push('label app.kubernetes.io/part-of: bastion is missing');
   if (!labels['app.kubernetes.io/name']) errors.push('label app.kubernetes.io/name is missing');
   for (const [k, v] of Object.entries({ ...labels, ...(podSpecOf(obj)?.metadata?.labels ?? {}) })) {
-    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) errors.push(`label ${k}: "${v}" is not a valid label value`);
+    if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v))
+      errors.push(`label ${k}: "${v}" is not a valid label value`);
   }
   const namespaced = obj.kind !== 'Namespace';
-  if (namespaced && build.namespace && md.namespace !== build.namespace) errors.push(`namespace is "${md.namespace}", expected "${build.namespace}"`);
+  if (namespaced && build.namespace && md.namespace !== build.namespace)
+    errors.push(`namespace is "${md.namespace}", expected "${build.namespace}"`);
 }
 
 function checkWorkload(obj, build, errors) {
@@ -303,8 +351,10 @@ function checkWorkload(obj, build, errors) {
   if (podLabels['app.kubernetes.io/part-of'] !== 'bastion' || !podLabels['app.kubernetes.io/name']) {
     errors.push('pod template needs labels app.kubernetes.io/name and app.kubernetes.io/part-of: bastion');
   }
-  if (obj.spec.selector && !matches(obj.spec.selector, podLabels)) errors.push('spec.selector does not match the pod template labels');
-  if (pod.automountServiceAccountToken !== false) errors.push('automountServiceAccountToken should be false (no pod here talks to the Kubernetes API)');
+  if (obj.spec.selector && !matches(obj.spec.selector, podLabels))
+    errors.push('spec.selector does not match the pod template labels');
+  if (pod.automountServiceAccountToken !== false)
+    errors.push('automountServiceAccountToken should be false (no pod here talks to the Kubernetes API)');
   const psc = pod.securityContext ?? {};
   const volumes = new Map((pod.volumes ?? []).map((v) => [v.name, v]));
   const isBastionServer = podLabels['app.kubernetes.io/component'] === 'server';
@@ -314,8 +364,10 @@ function checkWorkload(obj, build, errors) {
     const sc = c.securityContext ?? {};
     if ((sc.runAsNonRoot ?? psc.runAsNonRoot) !== true) errors.push(`${where}: runAsNonRoot must be true`);
     const uid = sc.runAsUser ?? psc.runAsUser;
-    if (uid === undefined || uid === 0) errors.push(`${where}: runAsUser must be a non-zero uid (the kubelet cannot verify a named image user)`);
-    if ((sc.seccompProfile ?? psc.seccompProfile)?.type !== 'RuntimeDefault') errors.push(`${where}: seccompProfile must be RuntimeDefault`);
+    if (uid === undefined || uid === 0)
+      errors.push(`${where}: runAsUser must be a non-zero uid (the kubelet cannot verify a named image user)`);
+    if ((sc.seccompProfile ?? psc.seccompProfile)?.type !== 'RuntimeDefault')
+      errors.push(`${where}: seccompProfile must be RuntimeDefault`);
     if (sc.allowPrivilegeEscalation !== false) errors.push(`${where}: allowPrivilegeEscalation must be false`);
     if (sc.readOnlyRootFilesystem !== true) errors.push(`${where}: readOnlyRootFilesystem must be true`);
     if (!(sc.capabilities?.drop ?? []).includes('ALL')) errors.push(`${where}: capabilities.drop must include ALL`);
@@ -324,13 +376,15 @@ function checkWorkload(obj, build, errors) {
     for (const r of ['cpu', 'memory']) {
       const req = c.resources?.requests?.[r];
       const lim = c.resources?.limits?.[r];
-      if (req === undefined || lim === undefined) errors.push(`${where}: resources.requests.${r} and resources.limits.${r} are required`);
+      if (req === undefined || lim === undefined)
+        errors.push(`${where}: resources.requests.${r} and resources.limits.${r} are required`);
       else if (!(quantity(req) <= quantity(lim))) errors.push(`${where}: ${r} request ${req} exceeds limit ${lim}`);
     }
 
     const image = String(c.image ?? '');
     const tagged = /@sha256:[0-9a-f]{64}$/.test(image) || /:[\w][\w.-]{0,127}$/.test(image.split('/').pop());
-    if (build.pinnedImages && (!tagged || /:latest$/.test(image))) errors.push(`${where}: image "${image}" needs a pinned tag or digest (not latest)`);
+    if (build.pinnedImages && (!tagged || /:latest$/.test(image)))
+      errors.push(`${where}: image "${image}" needs a pinned tag or digest (not latest)`);
 
     if (obj.kind !== 'Job') {
       if (!c.livenessProbe) errors.push(`${where}: livenessProbe is missing`);
@@ -338,25 +392,31 @@ function checkWorkload(obj, build, errors) {
       const portNames = new Set((c.ports ?? []).map((p) => p.name));
       for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
         const port = c[probe]?.httpGet?.port ?? c[probe]?.tcpSocket?.port;
-        if (typeof port === 'string' && !portNames.has(port)) errors.push(`${where}: ${probe} uses port "${port}", which the container does not name`);
+        if (typeof port === 'string' && !portNames.has(port))
+          errors.push(`${where}: ${probe} uses port "${port}", which the container does not name`);
       }
     }
-    for (const m of c.volumeMounts ?? []) if (!volumes.has(m.name) && !(obj.spec.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === m.name)) {
-      errors.push(`${where}: volumeMount ${m.name} has no volume`);
-    }
+    for (const m of c.volumeMounts ?? [])
+      if (!volumes.has(m.name) && !(obj.spec.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === m.name)) {
+        errors.push(`${where}: volumeMount ${m.name} has no volume`);
+      }
     if (isBastionServer) {
       const tmp = (c.volumeMounts ?? []).find((m) => m.mountPath === '/tmp');
-      if (!tmp || !volumes.get(tmp.name)?.emptyDir) errors.push(`${where}: /tmp must be an emptyDir (the root filesystem is read-only)`);
+      if (!tmp || !volumes.get(tmp.name)?.emptyDir)
+        errors.push(`${where}: /tmp must be an emptyDir (the root filesystem is read-only)`);
       const preStop = c.lifecycle?.preStop;
-      if (!preStop) errors.push(`${where}: lifecycle.preStop (a sleep, so routing and NATS subscriptions drain) is missing`);
+      if (!preStop)
+        errors.push(`${where}: lifecycle.preStop (a sleep, so routing and NATS subscriptions drain) is missing`);
       const sleep = Number(preStop?.sleep?.seconds ?? preStop?.exec?.command?.[1]);
       const grace = pod.terminationGracePeriodSeconds;
       if (grace === undefined) errors.push('terminationGracePeriodSeconds is not set');
-      else if (sleep >= grace) errors.push(`preStop sleep ${sleep}s leaves no time of terminationGracePeriodSeconds ${grace}s for draining`);
+      else if (sleep >= grace)
+        errors.push(`preStop sleep ${sleep}s leaves no time of terminationGracePeriodSeconds ${grace}s for draining`);
     }
   }
   if (obj.kind === 'Job') {
-    if (!['Never', 'OnFailure'].includes(pod.restartPolicy)) errors.push('a Job pod needs restartPolicy Never or OnFailure');
+    if (!['Never', 'OnFailure'].includes(pod.restartPolicy))
+      errors.push('a Job pod needs restartPolicy Never or OnFailure');
     if (obj.spec.backoffLimit === undefined) errors.push('backoffLimit is not set');
   }
 }
@@ -414,8 +474,11 @@ function checkBuild(build, objects) {
     if (!selected.length) errorsFor.get(svc).push('selects no pods of this build');
     for (const p of svc.spec.ports ?? []) {
       if (typeof p.targetPort !== 'string') continue;
-      const named = selected.some((w) => podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((cp) => cp.name === p.targetPort)));
-      if (selected.length && !named) errorsFor.get(svc).push(`targetPort "${p.targetPort}" is not a port name of the selected pods`);
+      const named = selected.some((w) =>
+        podSpecOf(w).spec.containers.some((c) => (c.ports ?? []).some((cp) => cp.name === p.targetPort)),
+      );
+      if (selected.length && !named)
+        errorsFor.get(svc).push(`targetPort "${p.targetPort}" is not a port name of the selected pods`);
     }
   }
   for (const pdb of byKind('PodDisruptionBudget')) {
@@ -424,15 +487,22 @@ function checkBuild(build, objects) {
   for (const hpa of byKind('HorizontalPodAutoscaler')) {
     const target = named(hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name);
     if (!target) {
-      errorsFor.get(hpa).push(`scaleTargetRef ${hpa.spec.scaleTargetRef.kind} ${hpa.spec.scaleTargetRef.name} is not in this build`);
+      errorsFor
+        .get(hpa)
+        .push(`scaleTargetRef ${hpa.spec.scaleTargetRef.kind} ${hpa.spec.scaleTargetRef.name} is not in this build`);
       continue;
     }
-    if (target.spec.replicas !== undefined) errorsFor.get(target).push('sets spec.replicas although an autoscaler owns them (every apply would reset the count)');
+    if (target.spec.replicas !== undefined)
+      errorsFor
+        .get(target)
+        .push('sets spec.replicas although an autoscaler owns them (every apply would reset the count)');
     if ((hpa.spec.minReplicas ?? 1) > hpa.spec.maxReplicas) errorsFor.get(hpa).push('minReplicas exceeds maxReplicas');
     for (const m of hpa.spec.metrics ?? []) {
       const r = m.resource?.name;
       if (r && !podSpecOf(target).spec.containers.every((c) => c.resources?.requests?.[r])) {
-        errorsFor.get(hpa).push(`scales on ${r} utilization, but not every container of ${target.metadata.name} requests ${r}`);
+        errorsFor
+          .get(hpa)
+          .push(`scales on ${r} utilization, but not every container of ${target.metadata.name} requests ${r}`);
       }
     }
   }
@@ -440,9 +510,14 @@ function checkBuild(build, objects) {
   // Network design.
   const policies = byKind('NetworkPolicy');
   const denyAll = policies.find(
-    (p) => Object.keys(p.spec.podSelector ?? {}).length === 0 && ['Ingress', 'Egress'].every((t) => (p.spec.policyTypes ?? []).includes(t)) && !p.spec.ingress && !p.spec.egress,
+    (p) =>
+      Object.keys(p.spec.podSelector ?? {}).length === 0 &&
+      ['Ingress', 'Egress'].every((t) => (p.spec.policyTypes ?? []).includes(t)) &&
+      !p.spec.ingress &&
+      !p.spec.egress,
   );
-  if (policies.length && !denyAll) errorsFor.get(policies[0]).push('no default-deny NetworkPolicy (empty podSelector, Ingress and Egress, no rules)');
+  if (policies.length && !denyAll)
+    errorsFor.get(policies[0]).push('no default-deny NetworkPolicy (empty podSelector, Ingress and Egress, no rules)');
   for (const p of policies) {
     if (p === denyAll) continue;
     const errors = errorsFor.get(p);
@@ -450,13 +525,17 @@ function checkBuild(build, objects) {
     if (!apps.length) errors.push('selects no pods of this build');
     for (const rule of p.spec.ingress ?? []) {
       const outside = !rule.from || rule.from.some((f) => f.ipBlock);
-      if (outside && apps.some((a) => a !== PUBLIC_APP)) errors.push(`lets traffic from outside reach ${apps.join(', ')}; only the ${PUBLIC_APP} takes it`);
+      if (outside && apps.some((a) => a !== PUBLIC_APP))
+        errors.push(`lets traffic from outside reach ${apps.join(', ')}; only the ${PUBLIC_APP} takes it`);
     }
     for (const rule of p.spec.egress ?? []) {
       if (!rule.ports?.length) errors.push('an egress rule without ports opens every port');
       for (const { port } of rule.ports ?? []) {
         for (const a of apps) {
-          if (!(EGRESS_PORTS[a] ?? []).includes(port)) errors.push(`lets ${a} reach port ${port}; its allowed egress ports are ${(EGRESS_PORTS[a] ?? []).join(', ') || 'none'}`);
+          if (!(EGRESS_PORTS[a] ?? []).includes(port))
+            errors.push(
+              `lets ${a} reach port ${port}; its allowed egress ports are ${(EGRESS_PORTS[a] ?? []).join(', ') || 'none'}`,
+            );
         }
       }
     }
@@ -493,7 +572,11 @@ function checkCompose() {
   if (doc && !validate(doc)) {
     for (const e of validate.errors) {
       if (e.keyword === 'oneOf') continue; // the alternatives' own errors say more
-      const detail = e.params?.additionalProperty ? ` "${e.params.additionalProperty}"` : e.params?.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : '';
+      const detail = e.params?.additionalProperty
+        ? ` "${e.params.additionalProperty}"`
+        : e.params?.allowedValues
+          ? ` (${e.params.allowedValues.join(', ')})`
+          : '';
       errors.push(`schema: ${e.instancePath || '/'} ${e.message}${detail}`);
     }
   }
@@ -530,7 +613,8 @@ async function main() {
         report(label, ['apiVersion and kind are required']);
         continue;
       }
-      if (!SERVED_API_VERSIONS.has(obj.apiVersion)) errors.push(`${obj.apiVersion} is not a GA API version a current Kubernetes serves`);
+      if (!SERVED_API_VERSIONS.has(obj.apiVersion))
+        errors.push(`${obj.apiVersion} is not a GA API version a current Kubernetes serves`);
       const Model = await loadModel(obj);
       if (!Model) errors.push(`no schema for ${obj.apiVersion} ${obj.kind} in kubernetes-models (built-in kinds only)`);
       else errors.push(...schemaErrors(Model, obj), ...checkFields(obj));
@@ -540,7 +624,9 @@ async function main() {
       report(label, errors);
     }
     for (const [name, keys] of external) {
-      console.log(`  note  ${b.name}: expects Secret ${name} to exist, with keys: ${[...keys].join(', ') || '(any, via envFrom)'}`);
+      console.log(
+        `  note  ${b.name}: expects Secret ${name} to exist, with keys: ${[...keys].join(', ') || '(any, via envFrom)'}`,
+      );
     }
   }
 

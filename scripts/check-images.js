@@ -43,7 +43,13 @@ async function main() {
     console.log(`  ${ok ? 'ok  ' : 'FAIL'}  ${app} starts from its production-only folder`);
     if (!ok) {
       failed++;
-      console.log(out.split('\n').slice(0, 15).map((l) => `        ${l}`).join('\n'));
+      console.log(
+        out
+          .split('\n')
+          .slice(0, 15)
+          .map((l) => `        ${l}`)
+          .join('\n'),
+      );
     }
   }
   const migrate = path.join(work, 'migrate');
@@ -52,7 +58,8 @@ async function main() {
   cpSync(path.join(root, 'scripts', 'db-migrate.js'), path.join(migrate, 'scripts', 'db-migrate.js'));
   for (const app of readdirSync(path.join(root, 'apps'))) {
     const prisma = path.join(root, 'apps', app, 'prisma');
-    if (existsSync(path.join(prisma, 'schema.prisma'))) cpSync(prisma, path.join(migrate, 'apps', app, 'prisma'), { recursive: true });
+    if (existsSync(path.join(prisma, 'schema.prisma')))
+      cpSync(prisma, path.join(migrate, 'apps', app, 'prisma'), { recursive: true });
   }
   try {
     execFileSync(process.execPath, ['scripts/db-migrate.js'], { cwd: migrate, stdio: ['ignore', 'pipe', 'pipe'] });

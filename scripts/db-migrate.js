@@ -8,7 +8,9 @@ const { migrate, findServiceMigrations, databaseUrlFor } = require('../libs/pers
 async function main() {
   for (const s of findServiceMigrations(path.join(__dirname, '..'))) {
     const applied = await migrate(databaseUrlFor(s.service), s);
-    console.log(`${s.service}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'} (schema ${s.schema})`);
+    console.log(
+      `${s.service}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'} (schema ${s.schema})`,
+    );
   }
 }
 

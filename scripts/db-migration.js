@@ -9,7 +9,10 @@ const { missingMigrationSql, createMigration } = require('../libs/schema-tools/d
 
 const root = path.join(__dirname, '..');
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-const toSchema = (s) => ({ schemaPath: path.join(root, 'apps', s.service, 'prisma', 'schema.prisma'), migrationsDir: s.dir });
+const toSchema = (s) => ({
+  schemaPath: path.join(root, 'apps', s.service, 'prisma', 'schema.prisma'),
+  migrationsDir: s.dir,
+});
 
 async function main() {
   const [command, service, name] = process.argv.slice(2);
@@ -28,7 +31,9 @@ async function main() {
     const s = services.find((x) => x.service === service);
     if (!s) throw new Error(`no service ${service} with a prisma schema`);
     const dir = await createMigration(serverUrl, toSchema(s), name);
-    console.log(dir ? `created apps/${service}/prisma/migrations/${dir}/migration.sql` : 'schema.prisma needs no migration');
+    console.log(
+      dir ? `created apps/${service}/prisma/migrations/${dir}/migration.sql` : 'schema.prisma needs no migration',
+    );
   } else {
     console.error('usage: pnpm db:migration check | pnpm db:migration create <service> <name>');
     process.exitCode = 2;

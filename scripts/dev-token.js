@@ -22,7 +22,9 @@ try {
 }
 const roles = values.role ?? [];
 if (!values.tenant || roles.length === 0 || !roles.every((r) => ROLES.includes(r))) {
-  console.error('usage: pnpm -s dev-token --tenant <tenant> --role <admin|member|viewer> [--project <id>] [--sub <subject>] [--ttl <seconds>]');
+  console.error(
+    'usage: pnpm -s dev-token --tenant <tenant> --role <admin|member|viewer> [--project <id>] [--sub <subject>] [--ttl <seconds>]',
+  );
   process.exit(2);
 }
 process.stdout.write(

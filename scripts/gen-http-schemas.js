@@ -11,7 +11,14 @@ const source = path.join(root, 'libs/contracts/src/openapi/http-replies.ts');
 const target = path.join(root, 'libs/contracts/src/openapi/http-bodies.schema.ts');
 
 function generate() {
-  const schema = createGenerator({ path: source, tsconfig: path.join(root, 'tsconfig.json'), type: 'HttpBodies', expose: 'export', skipTypeCheck: true, topRef: false }).createSchema('HttpBodies');
+  const schema = createGenerator({
+    path: source,
+    tsconfig: path.join(root, 'tsconfig.json'),
+    type: 'HttpBodies',
+    expose: 'export',
+    skipTypeCheck: true,
+    topRef: false,
+  }).createSchema('HttpBodies');
   const defs = schema.definitions;
   const nameOf = (ref) => decodeURIComponent(ref.replace('#/definitions/', ''));
   // Instances of generic types (`Page<"projects",ProjectView>`) are inlined into their alias.
@@ -20,7 +27,13 @@ function generate() {
     if (Array.isArray(node)) return node.map(resolve);
     if (!node || typeof node !== 'object') return node;
     // `Record<string, never>` comes out as `additionalProperties: { not: {} }`: say "no properties" plainly.
-    if (node.additionalProperties && typeof node.additionalProperties === 'object' && Object.keys(node.additionalProperties).length === 1 && node.additionalProperties.not && !Object.keys(node.additionalProperties.not).length) {
+    if (
+      node.additionalProperties &&
+      typeof node.additionalProperties === 'object' &&
+      Object.keys(node.additionalProperties).length === 1 &&
+      node.additionalProperties.not &&
+      !Object.keys(node.additionalProperties.not).length
+    ) {
       node = { ...node, additionalProperties: false };
     }
     if (typeof node.$ref === 'string') {

@@ -11,6 +11,9 @@ if (!existsSync(path.join(cwd, 'prisma', 'schema.prisma'))) {
   console.log(`${path.basename(cwd)}: no prisma/schema.prisma yet, nothing to generate`);
   process.exit(0);
 }
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+};
 const prisma = path.join(__dirname, '..', 'node_modules', '.bin', 'prisma');
 execFileSync(prisma, ['generate'], { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });

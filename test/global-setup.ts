@@ -54,7 +54,9 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
     const store = mkdtempSync(join(tmpdir(), 'bastion-test-nats-'));
     removeAfter.push(store);
     const servers = await Promise.all(
-      Array.from({ length: workers }, async (_, i) => startNatsServer(join(store, `w${i + 1}`), await freePort(), process.env, [TEST_NATS_USER])),
+      Array.from({ length: workers }, async (_, i) =>
+        startNatsServer(join(store, `w${i + 1}`), await freePort(), process.env, [TEST_NATS_USER]),
+      ),
     );
     started.push(...servers);
     nats = servers.map((s) => s.url);
@@ -80,7 +82,9 @@ async function refuseIfAStackIsRunning(natsUrl: string): Promise<void> {
   const nc = await connect({ servers: natsUrl.split(',') });
   try {
     await nc.request('tokens.health.check.v1', '{}', { timeout: 300 });
-    throw new Error('a tokens service is already running on this NATS (is `pnpm start` up?); stop it before `pnpm test`');
+    throw new Error(
+      'a tokens service is already running on this NATS (is `pnpm start` up?); stop it before `pnpm test`',
+    );
   } catch (err) {
     if (err instanceof Error && err.message.includes('already running')) throw err;
   } finally {

@@ -36,7 +36,10 @@ async function createToken() {
 }
 
 const body = (uid, n) =>
-  JSON.stringify({ metadata: { name: `node-${n}` }, spec: { token: uid, passport: { cluster_name: 'bench-site', cluster_size: 1 } } });
+  JSON.stringify({
+    metadata: { name: `node-${n}` },
+    spec: { token: uid, passport: { cluster_name: 'bench-site', cluster_size: 1 } },
+  });
 
 function overHttp(uid, seconds, prefix) {
   let n = 0;
@@ -52,7 +55,10 @@ function overHttp(uid, seconds, prefix) {
 
 async function overNats(uid, seconds) {
   // As the gateway's NATS user: the one that may call the services.
-  const nc = await connectNats({ url: values.nats, user: 'gateway', password: devNatsPassword('gateway') }, { name: 'bench' });
+  const nc = await connectNats(
+    { url: values.nats, user: 'gateway', password: devNatsPassword('gateway') },
+    { name: 'bench' },
+  );
   const rpc = new NatsRpcClient(nc, 5000);
   const latencies = [];
   let errors = 0;
@@ -64,7 +70,15 @@ async function overNats(uid, seconds) {
         const i = n++;
         const started = performance.now();
         try {
-          await rpc.request('tokens.site.register.v1', { body: JSON.parse(body(uid, `nats-${i}`)), passport: { cluster_name: 'bench-site' }, sourceAddress: '127.0.0.1' }, `bench-${i}`);
+          await rpc.request(
+            'tokens.site.register.v1',
+            {
+              body: JSON.parse(body(uid, `nats-${i}`)),
+              passport: { cluster_name: 'bench-site' },
+              sourceAddress: '127.0.0.1',
+            },
+            `bench-${i}`,
+          );
           latencies.push(performance.now() - started);
         } catch {
           errors++;
@@ -96,7 +110,9 @@ async function main() {
 
 async function run(ours) {
   const uid = await createToken();
-  console.log(`admission benchmark: ${connections} connections, ${duration} s per run, gateway ${values.url}${ours ? ' (its own stack)' : ''}`);
+  console.log(
+    `admission benchmark: ${connections} connections, ${duration} s per run, gateway ${values.url}${ours ? ' (its own stack)' : ''}`,
+  );
   await overHttp(uid, 2, 'warm'); // JIT, connection pools, view and caches
   if (ours) await settle('ours');
   const before = ours && (await ours.snapshot());
@@ -107,17 +123,29 @@ async function run(ours) {
   const non2xx = http.non2xx + http.errors;
   console.log('');
   console.log('path                        admissions/s   p50 ms   p99 ms   failed');
-  console.log(`HTTP via gateway            ${fmt(http.requests.average).padStart(12)} ${fmt(http.latency.p50).padStart(8)} ${fmt(http.latency.p99).padStart(8)} ${String(non2xx).padStart(8)}`);
-  console.log(`NATS to tokens service      ${fmt(nats.rps).padStart(12)} ${fmt(nats.p50).padStart(8)} ${fmt(nats.p99).padStart(8)} ${String(nats.errors).padStart(8)}`);
+  console.log(
+    `HTTP via gateway            ${fmt(http.requests.average).padStart(12)} ${fmt(http.latency.p50).padStart(8)} ${fmt(http.latency.p99).padStart(8)} ${String(non2xx).padStart(8)}`,
+  );
+  console.log(
+    `NATS to tokens service      ${fmt(nats.rps).padStart(12)} ${fmt(nats.p50).padStart(8)} ${fmt(nats.p99).padStart(8)} ${String(nats.errors).padStart(8)}`,
+  );
   console.log('');
-  console.log(`gateway share of p50 latency: ${fmt(http.latency.p50 - nats.p50)} ms; target: >= 1500 admissions/s with p99 < 25 ms through the gateway`);
+  console.log(
+    `gateway share of p50 latency: ${fmt(http.latency.p50 - nats.p50)} ms; target: >= 1500 admissions/s with p99 < 25 ms through the gateway`,
+  );
   if (cpu) {
     const n = http.requests.total;
-    const shown = Object.entries(cpu.perProcess).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
-    console.log(`\nCPU ms per admission through the gateway (${n} admissions): ${fmt((cpu.perGroup.ours ?? 0) / n)} in all`);
+    const shown = Object.entries(cpu.perProcess)
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1]);
+    console.log(
+      `\nCPU ms per admission through the gateway (${n} admissions): ${fmt((cpu.perGroup.ours ?? 0) / n)} in all`,
+    );
     console.log(shown.map(([name, ms]) => `  ${name.padEnd(18)} ${(ms / n).toFixed(3)}`).join('\n'));
     const total = (cpu.perGroup.ours ?? 0) / n;
-    console.log(`at ${total.toFixed(3)} ms of CPU each, ${require('node:os').cpus().length} cores can do at most ${Math.round((require('node:os').cpus().length * 1000) / total)} admissions/s with nothing else running`);
+    console.log(
+      `at ${total.toFixed(3)} ms of CPU each, ${require('node:os').cpus().length} cores can do at most ${Math.round((require('node:os').cpus().length * 1000) / total)} admissions/s with nothing else running`,
+    );
   }
 }
 

@@ -20,7 +20,9 @@ const answer = JSON.stringify({
   usage: { input_tokens: 12, output_tokens: 18 },
 });
 
-const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
+const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(
+  ' ',
+);
 function prose(chars) {
   let s = '';
   for (let i = 0; s.length < chars; i++) s += `${WORDS[i % WORDS.length]} `;
@@ -37,16 +39,29 @@ function stream(res, model) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(
     event('message_start', {
-      message: { id: 'msg_bench', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } },
+      message: {
+        id: 'msg_bench',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
     }) + event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
   );
   const end = () =>
     res.end(
       event('content_block_stop', { index: 0 }) +
-        event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(text.length / 4) } }) +
+        event('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: Math.ceil(text.length / 4) },
+        }) +
         event('message_stop', {}),
     );
-  const delta = (i) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: text.slice(i, i + step) } });
+  const delta = (i) =>
+    event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: text.slice(i, i + step) } });
   if (interval === 0) {
     // One write per delta, as a model's tokens would arrive, but without waiting between them.
     for (let i = 0; i < text.length; i += step) res.write(delta(i));

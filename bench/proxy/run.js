@@ -12,7 +12,19 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
+const {
+  root,
+  start,
+  startOurs,
+  stopEverything,
+  snapshot,
+  settle,
+  cpuBetween,
+  freePort,
+  waitFor,
+  statusOf,
+  processes,
+} = require('../support/stack');
 
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const cfg = {
@@ -32,13 +44,25 @@ const cfg = {
   only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
 };
 const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
-const bodyFor = (model, stream) => JSON.stringify({ model, max_tokens: 64, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: PROMPT }] });
+const bodyFor = (model, stream) =>
+  JSON.stringify({
+    model,
+    max_tokens: 64,
+    ...(stream ? { stream: true } : {}),
+    messages: [{ role: 'user', content: PROMPT }],
+  });
 
 // ---------------------------------------------------------------------------------------------
 // The three paths
 
 async function startMock() {
-  const child = start('mock', 'mock', [process.execPath, path.join(__dirname, 'mock-anthropic.js')], {}, { pipe: true });
+  const child = start(
+    'mock',
+    'mock',
+    [process.execPath, path.join(__dirname, 'mock-anthropic.js')],
+    {},
+    { pipe: true },
+  );
   const url = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
   return url;
 }
@@ -46,7 +70,14 @@ async function startMock() {
 async function startPortkey() {
   const pkg = path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [root] }));
   const port = await freePort();
-  start('portkey', 'portkey', [process.execPath, '--require', path.join(__dirname, 'portkey-node24-shim.js'), path.join(pkg, 'build', 'start-server.js'), `--port=${port}`, '--headless']);
+  start('portkey', 'portkey', [
+    process.execPath,
+    '--require',
+    path.join(__dirname, 'portkey-node24-shim.js'),
+    path.join(pkg, 'build', 'start-server.js'),
+    `--port=${port}`,
+    '--headless',
+  ]);
   const url = `http://127.0.0.1:${port}`;
   await waitFor('Portkey', async () => (await statusOf(url)) > 0);
   return url;
@@ -82,8 +113,18 @@ async function setupTenant(gateway, mockUrl) {
     if (guarded) {
       const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
       for (const [i, p] of patterns.entries()) {
-        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: [p] }, direction: 'both' });
-        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
+        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, {
+          name: `bench-regex-${i}`,
+          config: { type: 'regex', patterns: [p] },
+          direction: 'both',
+        });
+        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, {
+          id: scanner.id,
+          mode: 'block',
+          blocking: true,
+          enabled: true,
+          direction: 'both',
+        });
       }
     }
     await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
@@ -96,11 +137,27 @@ async function setupTenant(gateway, mockUrl) {
 // Load and latency
 
 function loadFixed(target, stream, connections, amount) {
-  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, amount, timeout: 30 });
+  return autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: bodyFor('claude-bench', stream),
+    connections,
+    amount,
+    timeout: 30,
+  });
 }
 
 function loadFor(target, stream, connections, duration) {
-  return autocannon({ url: target.url, method: 'POST', headers: target.headers, body: bodyFor('claude-bench', stream), connections, duration, timeout: 30 });
+  return autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: bodyFor('claude-bench', stream),
+    connections,
+    duration,
+    timeout: 30,
+  });
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -111,14 +168,18 @@ function timedRequest(target, body) {
     const started = performance.now();
     let firstText = null;
     let bytes = 0;
-    const req = http.request(target.url, { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.on('data', (chunk) => {
-        bytes += chunk.length;
-        if (firstText === null && chunk.includes('"text_delta"')) firstText = performance.now() - started;
-      });
-      res.on('end', () => resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      target.url,
+      { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.on('data', (chunk) => {
+          bytes += chunk.length;
+          if (firstText === null && chunk.includes('"text_delta"')) firstText = performance.now() - started;
+        });
+        res.on('end', () => resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -146,15 +207,18 @@ async function firstText(target, samples) {
   const firsts = [];
   const totals = [];
   let next = 0;
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (next < samples) {
-      next++;
-      const r = await timedRequest(target, body);
-      if (r.status !== 200 || r.firstText === null) throw new Error(`${target.name}: slow stream failed (${r.status})`);
-      firsts.push(r.firstText);
-      totals.push(r.ms);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < samples) {
+        next++;
+        const r = await timedRequest(target, body);
+        if (r.status !== 200 || r.firstText === null)
+          throw new Error(`${target.name}: slow stream failed (${r.status})`);
+        firsts.push(r.firstText);
+        totals.push(r.ms);
+      }
+    }),
+  );
   firsts.sort((a, b) => a - b);
   totals.sort((a, b) => a - b);
   return { p50: quantile(firsts, 0.5), max: firsts[firsts.length - 1], total: quantile(totals, 0.5) };
@@ -166,17 +230,29 @@ async function firstText(target, samples) {
  */
 async function oneServiceCall(ours, n) {
   const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
-  const { connectNats, devNatsPassword, NatsRpcClient } = require(path.join(root, 'libs', 'messaging', 'dist', 'index.js'));
+  const { connectNats, devNatsPassword, NatsRpcClient } = require(
+    path.join(root, 'libs', 'messaging', 'dist', 'index.js'),
+  );
   const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
   const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
-  const target = { url: `${ours.url}/backend/v1/providers/system/anthropic`, headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` } };
-  const get = () => new Promise((resolve, reject) => {
-    const started = performance.now();
-    http.get(target.url, { agent, headers: target.headers }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${target.url}: ${res.statusCode}`))));
-    }).on('error', reject);
-  });
+  const target = {
+    url: `${ours.url}/backend/v1/providers/system/anthropic`,
+    headers: { authorization: `Bearer ${signDevToken({ tenant: principal.tenant, roles: principal.roles })}` },
+  };
+  const get = () =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      http
+        .get(target.url, { agent, headers: target.headers }, (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(performance.now() - started)
+              : reject(new Error(`${target.url}: ${res.statusCode}`)),
+          );
+        })
+        .on('error', reject);
+    });
   for (let i = 0; i < 300; i++) await get();
   const viaGateway = [];
   await settle('ours');
@@ -185,7 +261,10 @@ async function oneServiceCall(ours, n) {
   await settle('ours');
   const cpu = cpuBetween(before, await snapshot(ours.admin, ours.dbName));
   // As the gateway's NATS user: the one that may call the services.
-  const nc = await connectNats({ url: ours.natsUrl, user: 'gateway', password: devNatsPassword('gateway') }, { name: 'bench' });
+  const nc = await connectNats(
+    { url: ours.natsUrl, user: 'gateway', password: devNatsPassword('gateway') },
+    { name: 'bench' },
+  );
   const rpc = new NatsRpcClient(nc, 5000);
   const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
   for (let i = 0; i < 100; i++) await call();
@@ -221,26 +300,56 @@ async function main() {
 
     const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
     const targets = [
-      { name: 'mock upstream directly', group: 'mock', url: `${mockUrl}/v1/messages`, headers: { ...anthropic, 'x-api-key': 'sk-bench' } },
+      {
+        name: 'mock upstream directly',
+        group: 'mock',
+        url: `${mockUrl}/v1/messages`,
+        headers: { ...anthropic, 'x-api-key': 'sk-bench' },
+      },
       {
         name: 'Portkey OSS',
         group: 'portkey',
         url: `${portkeyUrl}/v1/messages`,
-        headers: { ...anthropic, 'x-api-key': 'sk-bench', 'x-portkey-provider': 'anthropic', 'x-portkey-custom-host': `${mockUrl}/v1` },
+        headers: {
+          ...anthropic,
+          'x-api-key': 'sk-bench',
+          'x-portkey-provider': 'anthropic',
+          'x-portkey-custom-host': `${mockUrl}/v1`,
+        },
       },
-      { name: 'ours, no scanners', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.plain } },
-      { name: 'ours, 3 regex both ways', group: 'ours', url: `${ours.url}/vendor/bench-claude/v1/messages`, headers: { ...anthropic, 'x-api-key': tokens.guarded } },
+      {
+        name: 'ours, no scanners',
+        group: 'ours',
+        url: `${ours.url}/vendor/bench-claude/v1/messages`,
+        headers: { ...anthropic, 'x-api-key': tokens.plain },
+      },
+      {
+        name: 'ours, 3 regex both ways',
+        group: 'ours',
+        url: `${ours.url}/vendor/bench-claude/v1/messages`,
+        headers: { ...anthropic, 'x-api-key': tokens.guarded },
+      },
     ];
     for (const t of targets) {
       for (const stream of [false, true]) {
         const r = await timedRequest(t, bodyFor('claude-bench', stream));
-        if (r.status !== 200) throw new Error(`${t.name}: a first ${stream ? 'streaming' : 'JSON'} request answered ${r.status}`);
+        if (r.status !== 200)
+          throw new Error(`${t.name}: a first ${stream ? 'streaming' : 'JSON'} request answered ${r.status}`);
       }
     }
 
-    console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-    console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
-    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n');
+    console.log(
+      `proxy benchmark: ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`,
+    );
+    console.log(
+      "CPU is summed over the path's own processes (the mock's share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n",
+    );
 
     const rows = [];
     for (const stream of [false, true]) {
@@ -258,14 +367,37 @@ async function main() {
         const rps = await loadFor(t, stream, cfg.rpsConnections, cfg.rpsSeconds);
         const seq = await sequential(t, stream, cfg.sequential);
         const failed = warm.non2xx + warm.errors + load.non2xx + load.errors + rps.non2xx + rps.errors + seq.failed;
-        const perProcess = Object.fromEntries(Object.entries(cpu.perProcess).filter(([name]) => processes.find((p) => p.name === name)?.group === t.group || (t.group === 'ours' && name === 'postgres backends')).map(([k, v]) => [k, v / n]));
-        rows.push({ name: t.name, mode, group: t.group, cpu: (cpu.perGroup[t.group] ?? 0) / n, mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n, rps: rps.requests.average, p50: seq.p50, p99: seq.p99, failed, perProcess });
+        const perProcess = Object.fromEntries(
+          Object.entries(cpu.perProcess)
+            .filter(
+              ([name]) =>
+                processes.find((p) => p.name === name)?.group === t.group ||
+                (t.group === 'ours' && name === 'postgres backends'),
+            )
+            .map(([k, v]) => [k, v / n]),
+        );
+        rows.push({
+          name: t.name,
+          mode,
+          group: t.group,
+          cpu: (cpu.perGroup[t.group] ?? 0) / n,
+          mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
+          rps: rps.requests.average,
+          p50: seq.p50,
+          p99: seq.p99,
+          failed,
+          perProcess,
+        });
         const r = rows[rows.length - 1];
-        process.stderr.write(`  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req, ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`);
+        process.stderr.write(
+          `  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req, ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`,
+        );
       }
     }
 
-    console.log('path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed');
+    console.log(
+      'path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed',
+    );
     for (const r of rows) {
       const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
       const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
@@ -275,16 +407,22 @@ async function main() {
     }
     console.log('\nCPU ms per request of our processes:');
     const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
-    console.log(`${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`);
+    console.log(
+      `${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`,
+    );
     for (const r of rows.filter((x) => x.group === 'ours')) {
-      console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
+      console.log(
+        `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`,
+      );
     }
 
     // After the loads, so every process is warm.
     if (cfg.sequential > 0) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
 
     if (cfg.ttftSamples > 0) {
-      console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);
+      console.log(
+        `\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`,
+      );
       console.log('path                          first text p50 ms   max ms   whole stream p50 ms');
       for (const t of [targets[0], targets[1], targets[2], targets[3]]) {
         const r = await firstText(t, cfg.ttftSamples);
@@ -294,7 +432,9 @@ async function main() {
     }
 
     if (cfg.mbRequests > 0) {
-      console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`);
+      console.log(
+        `\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`,
+      );
       console.log('path                      text KB   CPU ms per MB   (mock)   stream bytes per text byte');
       for (const chars of cfg.mbSizes) {
         const mb = chars / (1 << 20);
@@ -313,14 +453,19 @@ async function main() {
           const after = await snapshot(pg, ours.dbName);
           const cpu = cpuBetween(before, after);
           const total = mb * cfg.mbRequests;
-          console.log(`${t.name.padEnd(25)} ${pad(chars >> 10, 7)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 15)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / chars, 1), 28)}`);
+          console.log(
+            `${t.name.padEnd(25)} ${pad(chars >> 10, 7)} ${pad(f((cpu.perGroup[t.group] ?? 0) / total, 1), 15)} ${pad(t.group === 'mock' ? '' : f((cpu.perGroup.mock ?? 0) / total, 1), 8)} ${pad(f(bytes / cfg.mbRequests / chars, 1), 28)}`,
+          );
         }
       }
       const mb = Math.max(...cfg.mbSizes) / (1 << 20);
       // The same text scanned once, in this process, by the three regex scanners.
       const { compileScanner } = require(path.join(root, 'libs', 'guardrails', 'dist', 'index.js'));
-      const scanners = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'].map((p) => compileScanner({ type: 'regex', patterns: [p] }));
-      const WORDS = 'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
+      const scanners = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'].map((p) =>
+        compileScanner({ type: 'regex', patterns: [p] }),
+      );
+      const WORDS =
+        'the quarterly numbers look steady and the board will review the forecast on Thursday morning '.split(' ');
       let text = '';
       for (let i = 0; text.length < Math.max(...cfg.mbSizes); i++) text += `${WORDS[i % WORDS.length]} `;
       text = text.slice(0, Math.max(...cfg.mbSizes));
@@ -333,7 +478,9 @@ async function main() {
         const reps = 5;
         for (let i = 0; i < reps; i++) scanAll();
         const used = process.cpuUsage(t0);
-        console.log(`${'3 regex scanners, once'.padEnd(25)} ${pad(Math.max(...cfg.mbSizes) >> 10, 7)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 15)}`);
+        console.log(
+          `${'3 regex scanners, once'.padEnd(25)} ${pad(Math.max(...cfg.mbSizes) >> 10, 7)} ${pad(f((used.user + used.system) / 1000 / reps / mb, 1), 15)}`,
+        );
       } catch (err) {
         console.log(`3 regex scanners, once: ${err.message}`);
       }

@@ -7,10 +7,15 @@ const { randomUUID } = require('node:crypto');
 const { parseArgs } = require('node:util');
 const path = require('node:path');
 // The platform's own copy of the JetStream client.
-const { jetstreamManager } = require(require.resolve('@nats-io/jetstream', { paths: [path.join(__dirname, '..', '..', 'libs', 'messaging')] }));
+const { jetstreamManager } = require(
+  require.resolve('@nats-io/jetstream', { paths: [path.join(__dirname, '..', '..', 'libs', 'messaging')] }),
+);
 const { connectNats, ensureStream, EventPublisher } = require('../../libs/messaging/dist/index.js');
 
-const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { count: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { count: { type: 'string', default: '2000' } },
+});
 const count = Number(values.count);
 
 function pct(xs, p) {
@@ -20,14 +25,26 @@ function pct(xs, p) {
 
 async function main() {
   // NATS_URL must let this user create a stream of its own (the machine's anonymous NATS does).
-  const nc = await connectNats({ url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', user: 'bench-records', password: '' }, { name: 'bench-records' });
+  const nc = await connectNats(
+    { url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', user: 'bench-records', password: '' },
+    { name: 'bench-records' },
+  );
   const tag = randomUUID().slice(0, 8);
   const stream = `BENCH_RECORDS_${tag}`;
   const subject = `bench.${tag}.prompt.recorded.v1`;
   await ensureStream(nc, { name: stream, subjects: [subject], maxAgeMs: 600_000 });
   const events = new EventPublisher(nc);
   // A record of a typical size: a prompt, an answer and a few scanner results (~3 KB).
-  const record = { id: '', input: 'x'.repeat(1200), response: 'y'.repeat(1200), scannerResults: Array.from({ length: 4 }, (_, i) => ({ scannerId: `s${i}`, outcome: 'passed', data: 'z'.repeat(100) })) };
+  const record = {
+    id: '',
+    input: 'x'.repeat(1200),
+    response: 'y'.repeat(1200),
+    scannerResults: Array.from({ length: 4 }, (_, i) => ({
+      scannerId: `s${i}`,
+      outcome: 'passed',
+      data: 'z'.repeat(100),
+    })),
+  };
   try {
     const acked = [];
     const fire = [];

@@ -35,7 +35,7 @@ const REGEX_10 = [
 
 // Deterministic pseudo-random text, so runs compare.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const WORDS = (

@@ -82,7 +82,11 @@ function cpuBetween(before, after) {
 function start(name, group, args, env = {}, opts = {}) {
   const log = path.join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'a');
-  const child = spawn(args[0], args.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', opts.pipe ? 'pipe' : fd, fd], cwd: root });
+  const child = spawn(args[0], args.slice(1), {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', opts.pipe ? 'pipe' : fd, fd],
+    cwd: root,
+  });
   child.on('exit', (code, signal) => {
     if (!stopping) console.error(`${name} exited (${signal ?? code}); see ${log}`);
   });
@@ -96,10 +100,20 @@ async function stopAll() {
   stopping = true;
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
   await Promise.all(
-    children.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => {
-      const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 8000);
-      c.on('exit', () => { clearTimeout(t); r(); });
-    }))),
+    children.map((c) =>
+      c.exitCode !== null || c.signalCode !== null
+        ? null
+        : new Promise((r) => {
+            const t = setTimeout(() => {
+              c.kill('SIGKILL');
+              r();
+            }, 8000);
+            c.on('exit', () => {
+              clearTimeout(t);
+              r();
+            });
+          }),
+    ),
   );
 }
 
@@ -127,11 +141,16 @@ async function waitFor(what, check, timeoutMs = 90_000) {
   }
 }
 
-const statusOf = (url) => fetch(url).then((r) => r.status).catch(() => 0);
+const statusOf = (url) =>
+  fetch(url)
+    .then((r) => r.status)
+    .catch(() => 0);
 
 /** The database server's admin URL: BENCH_DATABASE_ADMIN_URL, or DATABASE_URL's server with the postgres database. */
 function adminDatabaseUrl() {
-  const u = new URL(process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  const u = new URL(
+    process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  );
   if (!process.env.BENCH_DATABASE_ADMIN_URL) u.pathname = '/postgres';
   return u.href;
 }
@@ -142,15 +161,35 @@ async function startOurs(extraEnv = {}) {
   const natsPort = await freePort();
   const natsDir = path.join(LOG_DIR, 'nats');
   // Authentication on, as deployed: a user per service with its permissions, development passwords.
-  const { devNatsPasswords, natsServerAuthorization } = require(path.join(__dirname, '..', '..', 'libs', 'messaging', 'dist', 'index.js'));
+  const { devNatsPasswords, natsServerAuthorization } = require(
+    path.join(__dirname, '..', '..', 'libs', 'messaging', 'dist', 'index.js'),
+  );
   require('node:fs').mkdirSync(natsDir, { recursive: true });
   const natsConfig = path.join(natsDir, 'auth.conf');
   require('node:fs').writeFileSync(natsConfig, natsServerAuthorization(devNatsPasswords()));
-  start('nats-server', 'ours', ['nats-server', '-c', natsConfig, '-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', natsDir]);
-  await waitFor('nats-server', () => new Promise((resolve) => {
-    const s = net.connect(natsPort, '127.0.0.1', () => { s.end(); resolve(true); });
-    s.on('error', () => resolve(false));
-  }));
+  start('nats-server', 'ours', [
+    'nats-server',
+    '-c',
+    natsConfig,
+    '-js',
+    '-a',
+    '127.0.0.1',
+    '-p',
+    String(natsPort),
+    '-sd',
+    natsDir,
+  ]);
+  await waitFor(
+    'nats-server',
+    () =>
+      new Promise((resolve) => {
+        const s = net.connect(natsPort, '127.0.0.1', () => {
+          s.end();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
+      }),
+  );
 
   const dbName = `bench_proxy_${process.pid}`;
   const admin = new Client({ connectionString: adminUrl });
@@ -160,7 +199,10 @@ async function startOurs(extraEnv = {}) {
   database = { admin, dbName };
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${dbName}`;
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl.href }, stdio: 'ignore' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'db-migrate.js')], {
+    env: { ...process.env, DATABASE_URL: dbUrl.href },
+    stdio: 'ignore',
+  });
 
   const gatewayPort = Number(process.env.GATEWAY_PORT ?? 0) || (await freePort());
   const env = {
@@ -177,14 +219,15 @@ async function startOurs(extraEnv = {}) {
   for (const app of APPS) {
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
-    const profile = cfg.profile.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`] : [];
+    const profile = cfg.profile.includes(app)
+      ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`]
+      : [];
     start(app, 'ours', [process.execPath, ...profile, main], env);
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
   return { url, dbName, admin, natsUrl: env.NATS_URL, snapshot: () => snapshot(admin, dbName) };
 }
-
 
 let database; // { admin, dbName } once created, so a failed start is cleaned up too
 
@@ -207,4 +250,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-module.exports = { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes };
+module.exports = {
+  root,
+  start,
+  startOurs,
+  stopEverything,
+  snapshot,
+  settle,
+  cpuBetween,
+  freePort,
+  waitFor,
+  statusOf,
+  processes,
+};

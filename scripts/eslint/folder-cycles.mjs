@@ -87,7 +87,12 @@ export const noFolderCycles = {
         context.report({ node, message: `folder cycle: ${[here.folder, ...back].map((f) => `${f}/`).join(' -> ')}` });
       }
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 
@@ -132,7 +137,12 @@ export const noLibCycles = {
         context.report({ node, message: `lib cycle: ${[lib, ...back].map((l) => `@bastion/${l}`).join(' -> ')}` });
       }
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 

@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { DEV_ALGORITHM, devPrivateKey } from '@bastion/auth';
 import jwt from 'jsonwebtoken';
-import { type AccessRule, DomainError, ErrorCode, hasRole, type Principal, PRINCIPAL_KINDS, ProjectSubjects, RPC_POLICY, type PrincipalKind, ROLES, type Role } from '@bastion/contracts';
+import {
+  type AccessRule,
+  DomainError,
+  ErrorCode,
+  hasRole,
+  type Principal,
+  PRINCIPAL_KINDS,
+  ProjectSubjects,
+  RPC_POLICY,
+  type PrincipalKind,
+  ROLES,
+  type Role,
+} from '@bastion/contracts';
 import { bearer, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
 import { ACCESS_POLICY } from '../../apps/gateway/src/access/access-policy.table';
 import { startProjectsService } from '../support/projects';
@@ -51,12 +63,16 @@ describe('the access policy, route by route', () => {
     const credential = async (kind: PrincipalKind, role: Role): Promise<string> => {
       if (kind === 'user-jwt') return bearer(tenant, role);
       if (kind === 'project-jwt') return bearer(tenant, role, { project: projectId });
-      const made = await http(base, 'POST', '/backend/v1/tokens', { auth: admin, body: { name: `${kind}-${role}`, role, ...(kind === 'project-key' ? { projectId } : {}) } });
+      const made = await http(base, 'POST', '/backend/v1/tokens', {
+        auth: admin,
+        body: { name: `${kind}-${role}`, role, ...(kind === 'project-key' ? { projectId } : {}) },
+      });
       expect(made.status).toBe(200);
       return made.body.token.value;
     };
     const principals: { kind: PrincipalKind; role: Role; auth: string }[] = [];
-    for (const kind of PRINCIPAL_KINDS) for (const role of ROLES) principals.push({ kind, role, auth: await credential(kind, role) });
+    for (const kind of PRINCIPAL_KINDS)
+      for (const role of ROLES) principals.push({ kind, role, auth: await credential(kind, role) });
 
     const wrong: string[] = [];
     let walked = 0;
@@ -66,16 +82,25 @@ describe('the access policy, route by route', () => {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
       if ('public' in rule) {
         const res = await http(base, method, path, { body });
-        if (res.status === 401 || res.status === 403 || res.status === 404) wrong.push(`${key} (public) answered ${res.status} without a credential`);
+        if (res.status === 401 || res.status === 403 || res.status === 404)
+          wrong.push(`${key} (public) answered ${res.status} without a credential`);
         continue;
       }
       const anonymous = await http(base, method, path, { body });
       if (anonymous.status !== 401) wrong.push(`${key} answered ${anonymous.status} without a credential`);
       for (const p of principals) {
         const allowed = rule.kinds.includes(p.kind) && hasRole({ roles: [p.role] }, rule.role);
-        const res = await http(base, method, path, { body, headers: { authorization: p.auth.startsWith('Bearer ') ? p.auth : `Bearer ${p.auth}` } });
+        const res = await http(base, method, path, {
+          body,
+          headers: { authorization: p.auth.startsWith('Bearer ') ? p.auth : `Bearer ${p.auth}` },
+        });
         walked++;
-        if (allowed && (res.status === 401 || res.status === 403 || res.status === 404 && res.body?.detail === undefined && res.body?.message === undefined)) {
+        if (
+          allowed &&
+          (res.status === 401 ||
+            res.status === 403 ||
+            (res.status === 404 && res.body?.detail === undefined && res.body?.message === undefined))
+        ) {
           wrong.push(`${key} refused ${p.kind}/${p.role} (${res.status} ${JSON.stringify(res.body)})`);
         }
         if (!allowed && res.status !== 403) wrong.push(`${key} let ${p.kind}/${p.role} through (${res.status})`);
@@ -88,12 +113,23 @@ describe('the access policy, route by route', () => {
   describe('bearer JWTs', () => {
     const me = (authorization: string) => http(base, 'GET', '/backend/v1/users/me', { headers: { authorization } });
     const sign = (claims: object, options: jwt.SignOptions) =>
-      jwt.sign(claims, devPrivateKey(), { algorithm: DEV_ALGORITHM, issuer: 'bastion-dev', audience: 'bastion', subject: 'u@t', ...options });
+      jwt.sign(claims, devPrivateKey(), {
+        algorithm: DEV_ALGORITHM,
+        issuer: 'bastion-dev',
+        audience: 'bastion',
+        subject: 'u@t',
+        ...options,
+      });
     const tenant = uniqueTenant();
 
     it('takes a valid JWT as Bearer and with no scheme', async () => {
       const token = sign({ tenant, roles: ['viewer'] }, { expiresIn: 600 });
-      expect((await me(`Bearer ${token}`)).body.user).toMatchObject({ id: 'u@t', email: 'u@t', tenant, kind: 'user-jwt' });
+      expect((await me(`Bearer ${token}`)).body.user).toMatchObject({
+        id: 'u@t',
+        email: 'u@t',
+        tenant,
+        kind: 'user-jwt',
+      });
       expect((await me(token)).status).toBe(200);
     });
 
@@ -109,7 +145,9 @@ describe('the access policy, route by route', () => {
     it('refuses an empty project claim instead of reading it as tenant-wide', async () => {
       const res = await me(`Bearer ${sign({ tenant, roles: ['admin'], project: '' }, { expiresIn: 600 })}`);
       expect(res.status).toBe(401);
-      const list = await http(base, 'GET', '/backend/v1/projects', { auth: `Bearer ${sign({ tenant, roles: ['admin'], project: '' }, { expiresIn: 600 })}` });
+      const list = await http(base, 'GET', '/backend/v1/projects', {
+        auth: `Bearer ${sign({ tenant, roles: ['admin'], project: '' }, { expiresIn: 600 })}`,
+      });
       expect(list.status).toBe(401);
     });
   });
@@ -145,7 +183,9 @@ describe('the access policy, route by route', () => {
           }
         }
       }
-      const anonymous = await rpc.call(untypedRpc(ProjectSubjects.list), { limit: 1 }, 'walk').catch((err: DomainError) => err.code);
+      const anonymous = await rpc
+        .call(untypedRpc(ProjectSubjects.list), { limit: 1 }, 'walk')
+        .catch((err: DomainError) => err.code);
       expect(anonymous).toBe(ErrorCode.UNAUTHENTICATED);
     } finally {
       await nc.close();

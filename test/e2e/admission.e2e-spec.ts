@@ -28,7 +28,10 @@ describe('site admission', () => {
 
   beforeAll(async () => {
     const env = { ADMISSION_REFUSALS_PER_MINUTE: '5', EXPIRY_SWEEP_INTERVAL_MS: '200', SIGNING_KEY_REFRESH_MS: '200' };
-    replicas = [await startTokensService(quietLogger('tokens-a'), env), await startTokensService(quietLogger('tokens-b'), env)];
+    replicas = [
+      await startTokensService(quietLogger('tokens-a'), env),
+      await startTokensService(quietLogger('tokens-b'), env),
+    ];
     ({ app: gateway, url: base } = await startGateway(undefined, { GATEWAY_TRUST_PROXY: 'true' }));
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
@@ -48,7 +51,10 @@ describe('site admission', () => {
 
   const register = (token: string, node: string, cluster = 'site-a', from = address()) =>
     http(base, 'POST', `${API}/registerBootstrap`, {
-      body: { metadata: { name: node }, spec: { token, passport: { cluster_name: cluster, cluster_size: 1, latitude: 48.85, longitude: 2.35 } } },
+      body: {
+        metadata: { name: node },
+        spec: { token, passport: { cluster_name: cluster, cluster_size: 1, latitude: 48.85, longitude: 2.35 } },
+      },
       headers: { 'x-forwarded-for': from },
     });
 
@@ -58,7 +64,8 @@ describe('site admission', () => {
     return res.body.system_metadata.uid;
   }
 
-  const setState = (auth: string, name: string, state: string) => http(base, 'POST', `${TOKENS}/${name}/state`, { auth, body: { state } });
+  const setState = (auth: string, name: string, state: string) =>
+    http(base, 'POST', `${TOKENS}/${name}/state`, { auth, body: { state } });
 
   it('admits a site with a NORMAL token, many sites with one token, and lists them', async () => {
     const tenant = uniqueTenant();
@@ -69,11 +76,20 @@ describe('site admission', () => {
     expect(first.body).toMatchObject({
       metadata: { name: 'node-1', namespace: 'system' },
       system_metadata: { tenant, uid: expect.any(String) },
-      spec: { state: 'ADMITTED', site_name: 'site-a', token_name: 'fleet', token_uid: uid, passport: { cluster_name: 'site-a', latitude: 48.85 } },
+      spec: {
+        state: 'ADMITTED',
+        site_name: 'site-a',
+        token_name: 'fleet',
+        token_uid: uid,
+        passport: { cluster_name: 'site-a', latitude: 48.85 },
+      },
     });
     expect((await register(uid, 'node-2', 'site-b')).status).toBe(200);
 
-    const byToken = await http(base, 'POST', `${API}/namespaces/system/get-registrations-by-token`, { auth, body: { site_token: uid } });
+    const byToken = await http(base, 'POST', `${API}/namespaces/system/get-registrations-by-token`, {
+      auth,
+      body: { site_token: uid },
+    });
     expect(byToken.body.items.map((i: { name: string }) => i.name)).toEqual(['node-1', 'node-2']);
     const listed = await http(base, 'GET', `${API}/namespaces/system/registrations?report_fields`, { auth });
     expect(listed.body.items.map((i: { get_spec: { token_uid: string } }) => i.get_spec.token_uid)).toEqual([uid, uid]);
@@ -81,7 +97,10 @@ describe('site admission', () => {
     expect(refs.body.referring_objects).toHaveLength(2);
     const del = await http(base, 'DELETE', `${TOKENS}/fleet`, { auth, body: { fail_if_referred: true } });
     expect(del.status).toBe(409);
-    expect((await http(base, 'GET', `${API}/namespaces/system/registrations`, { auth: bearer(uniqueTenant(), 'admin') })).body.items).toEqual([]);
+    expect(
+      (await http(base, 'GET', `${API}/namespaces/system/registrations`, { auth: bearer(uniqueTenant(), 'admin') }))
+        .body.items,
+    ).toEqual([]);
   });
 
   it('refuses unknown, malformed and forged tokens with 401 "invalid token"', async () => {
@@ -89,14 +108,21 @@ describe('site admission', () => {
     expect((await register('not-a-token', 'n')).status).toBe(401);
     const forged = 'eyJhbGciOiJFZERTQSIsImtpZCI6IngifQ.eyJzdWIiOiJ4IiwidGVuYW50IjoidCJ9.c2lnbmF0dXJl';
     expect((await register(forged, 'n')).body).toEqual(REFUSED);
-    const invalidBody = await http(base, 'POST', `${API}/registerBootstrap`, { body: { metadata: { name: 'n' }, spec: { token: 'x' } } });
+    const invalidBody = await http(base, 'POST', `${API}/registerBootstrap`, {
+      body: { metadata: { name: 'n' }, spec: { token: 'x' } },
+    });
     expect(invalidBody.status).toBe(400);
   });
 
   it.each([
     ['EXPIRED', async (auth: string, name: string) => setState(auth, name, 'EXPIRED'), 'not_valid'],
     ['UNKNOWN', async (auth: string, name: string) => setState(auth, name, 0 as unknown as string), 'not_valid'],
-    ['disable: true', async (auth: string, name: string) => http(base, 'PUT', `${TOKENS}/${name}`, { auth, body: { metadata: { name, disable: true } } }), 'disabled'],
+    [
+      'disable: true',
+      async (auth: string, name: string) =>
+        http(base, 'PUT', `${TOKENS}/${name}`, { auth, body: { metadata: { name, disable: true } } }),
+      'disabled',
+    ],
   ])('refuses after %s, records why, and admits again once re-validated', async (_what, change, reason) => {
     const auth = bearer(uniqueTenant(), 'admin');
     const name = `t-${randomUUID().slice(0, 6)}`;
@@ -104,9 +130,13 @@ describe('site admission', () => {
     expect((await register(uid, 'before')).status).toBe(200);
     await change(auth, name);
     expect((await register(uid, 'after')).body).toEqual(REFUSED);
-    const { rows } = await db.query('SELECT outcome, reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2', [uid, 'after']);
+    const { rows } = await db.query(
+      'SELECT outcome, reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2',
+      [uid, 'after'],
+    );
     expect(rows).toEqual([{ outcome: 'REFUSED', reason }]);
-    if (reason === 'disabled') await http(base, 'PUT', `${TOKENS}/${name}`, { auth, body: { metadata: { name, disable: false } } });
+    if (reason === 'disabled')
+      await http(base, 'PUT', `${TOKENS}/${name}`, { auth, body: { metadata: { name, disable: false } } });
     else await setState(auth, name, 'VALID');
     expect((await register(uid, 'again')).status).toBe(200);
   });
@@ -117,14 +147,21 @@ describe('site admission', () => {
     const uid = await normalToken(auth, 'short-lived', { expiration_timestamp: expiresAt });
     expect((await register(uid, 'early')).status).toBe(200);
     await waitFor(async () => ((await register(uid, 'late')).status === 401 ? true : undefined), 4000, 'expiry');
-    const expired = await waitFor(async () => {
-      const got = await http(base, 'GET', `${TOKENS}/short-lived`, { auth });
-      return got.body.spec.state === 'EXPIRED' ? got.body : undefined;
-    }, 3000, 'the sweeper');
+    const expired = await waitFor(
+      async () => {
+        const got = await http(base, 'GET', `${TOKENS}/short-lived`, { auth });
+        return got.body.spec.state === 'EXPIRED' ? got.body : undefined;
+      },
+      3000,
+      'the sweeper',
+    );
     expect(expired.spec.expiration_timestamp).toBe(expiresAt);
     await setState(auth, 'short-lived', 'VALID');
     expect((await register(uid, 'revived')).status).toBe(200);
-    const past = await http(base, 'POST', TOKENS, { auth, body: { metadata: { name: 'in-the-past' }, spec: { expiration_timestamp: '2020-01-01T00:00:00Z' } } });
+    const past = await http(base, 'POST', TOKENS, {
+      auth,
+      body: { metadata: { name: 'in-the-past' }, spec: { expiration_timestamp: '2020-01-01T00:00:00Z' } },
+    });
     expect(past.status).toBe(400);
   });
 
@@ -150,7 +187,12 @@ describe('site admission', () => {
   it('issues cloud-init with a JWT that verifies against the JWKS, appears in List, and admits only its site', async () => {
     const tenant = uniqueTenant();
     const auth = bearer(tenant, 'member');
-    const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=paris-1`, { auth });
+    const res = await http(
+      base,
+      'GET',
+      `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=paris-1`,
+      { auth },
+    );
     expect(res.status).toBe(200);
     const text: string = res.body.cloud_init_config;
     expect(text.startsWith('#cloud-config\n')).toBe(true);
@@ -160,9 +202,17 @@ describe('site admission', () => {
 
     const jwks = await http(base, 'GET', '/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
-    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(jwks.body), { issuer: 'bastion-tokens' });
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(jwks.body), {
+      issuer: 'bastion-tokens',
+    });
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: expect.any(String) });
-    expect(payload).toMatchObject({ tenant, site_name: 'paris-1', sub: expect.any(String), jti: expect.any(String), iat: expect.any(Number) });
+    expect(payload).toMatchObject({
+      tenant,
+      site_name: 'paris-1',
+      sub: expect.any(String),
+      jti: expect.any(String),
+      iat: expect.any(Number),
+    });
 
     const list = await http(base, 'GET', TOKENS, { auth });
     const issued = list.body.items.find((i: { uid: string }) => i.uid === payload.sub);
@@ -178,11 +228,22 @@ describe('site admission', () => {
 
   it('answers 400 naming the supported providers for an unknown or missing one, 403 for a viewer', async () => {
     const auth = bearer(uniqueTenant(), 'member');
-    const unknown = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=xen&site_name=s`, { auth });
+    const unknown = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=xen&site_name=s`, {
+      auth,
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 3, message: expect.stringContaining('supported: kvm, vmware, aws, azure, gcp') });
+    expect(unknown.body).toMatchObject({
+      code: 3,
+      message: expect.stringContaining('supported: kvm, vmware, aws, azure, gcp'),
+    });
     expect((await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config`, { auth })).status).toBe(400);
-    expect((await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, { auth: bearer('x', 'viewer') })).status).toBe(403);
+    expect(
+      (
+        await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, {
+          auth: bearer('x', 'viewer'),
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('refuses on every replica within a second of a state change made through one', async () => {
@@ -199,13 +260,19 @@ describe('site admission', () => {
     expect(attempts.every((r) => r.status === 401)).toBe(true);
   });
 
-  it('admits a JWT-type token only with its JWT, never with its bare uid (the JWT\'s readable sub)', async () => {
+  it("admits a JWT-type token only with its JWT, never with its bare uid (the JWT's readable sub)", async () => {
     const auth = bearer(uniqueTenant(), 'member');
     const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm`, { auth });
-    const jwt = parse(parse(res.body.cloud_init_config).write_files.find((f: { path: string }) => f.path === '/etc/vpm/user_data').content).token as string;
+    const jwt = parse(
+      parse(res.body.cloud_init_config).write_files.find((f: { path: string }) => f.path === '/etc/vpm/user_data')
+        .content,
+    ).token as string;
     const uid = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).sub as string;
     expect((await register(uid, 'by-uid')).body).toEqual(REFUSED);
-    const { rows } = await db.query('SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2', [uid, 'by-uid']);
+    const { rows } = await db.query(
+      'SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2',
+      [uid, 'by-uid'],
+    );
     expect(rows).toEqual([{ reason: 'jwt_required' }]);
     expect((await register(jwt, 'by-jwt')).status).toBe(200);
   });
@@ -219,14 +286,25 @@ describe('site admission', () => {
     // Another token of the tenant cannot take the name over; the attempt is refused and audited,
     // and it does not use up one of that token's registrations.
     expect((await register(other, 'edge-7', 'site-evil')).body).toEqual(REFUSED);
-    const { rows } = await db.query('SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2', [other, 'edge-7']);
+    const { rows } = await db.query(
+      'SELECT reason FROM tokens.admission_attempts WHERE token_uid = $1 AND node_name = $2',
+      [other, 'edge-7'],
+    );
     expect(rows).toEqual([{ reason: 'node_taken' }]);
     const listed = await http(base, 'GET', `${API}/namespaces/system/registrations?report_fields`, { auth });
-    expect(listed.body.items.map((i: { get_spec: { token_uid: string; site_name: string } }) => [i.get_spec.token_uid, i.get_spec.site_name])).toEqual([[owner, 'site-a']]);
+    expect(
+      listed.body.items.map((i: { get_spec: { token_uid: string; site_name: string } }) => [
+        i.get_spec.token_uid,
+        i.get_spec.site_name,
+      ]),
+    ).toEqual([[owner, 'site-a']]);
     expect((await http(base, 'GET', `${TOKENS}/other`, { auth })).body.spec).toMatchObject({ state: 'VALID' });
     // The owner token registers it again; an admin frees it; then the other token may take it.
     expect((await register(owner, 'edge-7', 'site-a2')).status).toBe(200);
-    expect((await http(base, 'DELETE', `${API}/namespaces/system/registrations/edge-7`, { auth: bearer(tenant, 'member') })).status).toBe(403);
+    expect(
+      (await http(base, 'DELETE', `${API}/namespaces/system/registrations/edge-7`, { auth: bearer(tenant, 'member') }))
+        .status,
+    ).toBe(403);
     expect((await http(base, 'DELETE', `${API}/namespaces/system/registrations/edge-7`, { auth })).status).toBe(200);
     expect((await register(other, 'edge-7', 'site-b')).status).toBe(200);
   });
@@ -234,7 +312,10 @@ describe('site admission', () => {
   it('counts a flood of refusals per source and minute instead of writing a row for each', async () => {
     const from = address();
     for (let i = 0; i < 12; i++) await register(randomUUID(), `flood-${i}`, 'x', from);
-    const { rows } = await db.query('SELECT reason, attempts FROM tokens.admission_attempts WHERE source_address = $1 ORDER BY reason', [from]);
+    const { rows } = await db.query(
+      'SELECT reason, attempts FROM tokens.admission_attempts WHERE source_address = $1 ORDER BY reason',
+      [from],
+    );
     // 5 refusals (ADMISSION_REFUSALS_PER_MINUTE here) then 429s: two rows, unless the minute turned meanwhile.
     expect(rows.length).toBeLessThanOrEqual(4);
     expect(rows.reduce((n: number, r: { attempts: number }) => n + r.attempts, 0)).toBe(12);
@@ -248,7 +329,10 @@ describe('site admission', () => {
       [old],
     );
     const fresh = randomUUID();
-    await db.query(`INSERT INTO tokens.admission_attempts (id, at, outcome, reason, source_address, node_name, site_name) VALUES ($1, now() - interval '89 days', 'REFUSED', 'unknown_token', '10.0.0.1', 'new', 'new')`, [fresh]);
+    await db.query(
+      `INSERT INTO tokens.admission_attempts (id, at, outcome, reason, source_address, node_name, site_name) VALUES ($1, now() - interval '89 days', 'REFUSED', 'unknown_token', '10.0.0.1', 'new', 'new')`,
+      [fresh],
+    );
     expect(await replicas[0].get(AdmissionService).sweepAudit()).toBeGreaterThanOrEqual(1);
     const { rows } = await db.query('SELECT id FROM tokens.admission_attempts WHERE id = ANY($1)', [[old, fresh]]);
     expect(rows).toEqual([{ id: fresh }]);
@@ -287,7 +371,12 @@ describe('site admission', () => {
       await waitFor(() => (seen.length === 2 ? true : undefined), 2000, 'both admission events');
       expect(seen).toEqual([
         expect.objectContaining({ outcome: 'ADMITTED', nodeName: 'ok-node', sourceAddress: from, siteName: 'site-a' }),
-        expect.objectContaining({ outcome: 'REFUSED', reason: 'not_valid', nodeName: 'late-node', sourceAddress: from }),
+        expect.objectContaining({
+          outcome: 'REFUSED',
+          reason: 'not_valid',
+          nodeName: 'late-node',
+          sourceAddress: from,
+        }),
       ]);
     } finally {
       await consumer.stop();
@@ -297,7 +386,12 @@ describe('site admission', () => {
   it('rotates keys: new JWTs carry the new kid, JWTs signed by the retired key still verify and admit', async () => {
     const auth = bearer(uniqueTenant(), 'member');
     const cloudInit = async (site: string) => {
-      const res = await http(base, 'GET', `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=${site}`, { auth });
+      const res = await http(
+        base,
+        'GET',
+        `${API}/namespaces/system/get-cloud-init-config?provider=kvm&site_name=${site}`,
+        { auth },
+      );
       return parse(parse(res.body.cloud_init_config).write_files[0].content).token as string;
     };
     const before = await cloudInit('any');
@@ -306,7 +400,10 @@ describe('site admission', () => {
     for (const r of replicas) {
       const keys = r.get(SigningKeyService);
       await waitFor(
-        async () => (decodeProtectedHeader(await keys.sign({ tokenUid: randomUUID(), tenant: 't' })).kid === newKid ? true : undefined),
+        async () =>
+          decodeProtectedHeader(await keys.sign({ tokenUid: randomUUID(), tenant: 't' })).kid === newKid
+            ? true
+            : undefined,
         10_000,
         'every replica to sign with the new key',
       );
@@ -349,7 +446,10 @@ describe('site admission', () => {
     const url = `${API}/namespaces/system/get-cloud-init-config?provider=aws&site_name=boot-site-1&enable_management_network=false`;
     const first = await http(base, 'GET', url, { auth });
     expect(cloudInitJwt(first)).toBe(jwt);
-    const again = await Promise.all([http(base, 'GET', url, { auth }), http(base, 'GET', url.replace('aws', 'azure'), { auth })]);
+    const again = await Promise.all([
+      http(base, 'GET', url, { auth }),
+      http(base, 'GET', url.replace('aws', 'azure'), { auth }),
+    ]);
     for (const res of again) expect(cloudInitJwt(res)).toBe(jwt);
 
     // No token piled up: the tenant still has just the one it created.
@@ -360,15 +460,22 @@ describe('site admission', () => {
 
   it('issues a new JWT only when the site has no valid one, and then reuses it', async () => {
     const auth = bearer(uniqueTenant(), 'admin');
-    const url = (provider: string) => `${API}/namespaces/system/get-cloud-init-config?provider=${provider}&site_name=lyon-2`;
+    const url = (provider: string) =>
+      `${API}/namespaces/system/get-cloud-init-config?provider=${provider}&site_name=lyon-2`;
     // Another site's JWT token and a NORMAL token do not count.
-    await http(base, 'POST', TOKENS, { auth, body: { metadata: { name: 'other-site' }, spec: { type: 'JWT', site_name: 'lyon-3' } } });
+    await http(base, 'POST', TOKENS, {
+      auth,
+      body: { metadata: { name: 'other-site' }, spec: { type: 'JWT', site_name: 'lyon-3' } },
+    });
     await normalToken(auth, 'plain');
     const firstJwt = cloudInitJwt(await http(base, 'GET', url('gcp'), { auth }));
-    const names = async () => (await http(base, 'GET', TOKENS, { auth })).body.items.map((i: { name: string }) => i.name) as string[];
+    const names = async () =>
+      (await http(base, 'GET', TOKENS, { auth })).body.items.map((i: { name: string }) => i.name) as string[];
     const issued = (await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'));
     expect(issued).toHaveLength(1);
-    const concurrent = await Promise.all(['vmware', 'kvm', 'gcp', 'aws'].map((p) => http(base, 'GET', url(p), { auth })));
+    const concurrent = await Promise.all(
+      ['vmware', 'kvm', 'gcp', 'aws'].map((p) => http(base, 'GET', url(p), { auth })),
+    );
     for (const res of concurrent) expect(cloudInitJwt(res)).toBe(firstJwt);
     expect((await names()).filter((n) => n.startsWith('cloud-init-lyon-2-'))).toHaveLength(1);
 
@@ -387,6 +494,8 @@ describe('site admission', () => {
     const jwts = new Set(answers.map(cloudInitJwt));
     expect(jwts.size).toBe(1);
     const list = await http(base, 'GET', TOKENS, { auth });
-    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual([expect.stringMatching(/^cloud-init-burst-1-[0-9a-f]{8}$/)]);
+    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual([
+      expect.stringMatching(/^cloud-init-burst-1-[0-9a-f]{8}$/),
+    ]);
   });
 });

@@ -51,7 +51,12 @@ describe('API keys', () => {
     const admin = bearer(tenant, 'admin');
     const provider = await http(base, 'POST', '/backend/v1/providers', {
       auth: admin,
-      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: MODEL }, secrets: { apiKey: 'sk-ant-mock-key-000000' } },
+      body: {
+        name: 'claude',
+        systemProvider: 'anthropic',
+        inputs: { baseUrl: upstream.url, model: MODEL },
+        secrets: { apiKey: 'sk-ant-mock-key-000000' },
+      },
     });
     expect(provider.status).toBe(200);
     const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'app' } });
@@ -62,10 +67,17 @@ describe('API keys', () => {
   async function newKey(admin: string, body: Record<string, unknown>) {
     const res = await http(base, 'POST', TOKENS, { auth: admin, body: { name: 'k', ...body } });
     expect(res.status).toBe(200);
-    return res.body.token as { id: string; value: string; projectId: string | null; role: string; expiresAt: string | null };
+    return res.body.token as {
+      id: string;
+      value: string;
+      projectId: string | null;
+      role: string;
+      expiresAt: string | null;
+    };
   }
 
-  const ask = (client: Anthropic) => client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
+  const ask = (client: Anthropic) =>
+    client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
 
   it('makes a project key that the Anthropic SDK uses, and refuses it within a second of its revocation on every replica', async () => {
     const { admin, projectId } = await tenantWithProject();
@@ -73,10 +85,17 @@ describe('API keys', () => {
     expect(key.value).toMatch(/^bsk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
     expect(key).toMatchObject({ projectId, role: 'member', expiresAt: null });
 
-    const clients = [base, base2].map((b) => new Anthropic({ baseURL: `${b}/vendor/claude`, apiKey: key.value, maxRetries: 0 }));
+    const clients = [base, base2].map(
+      (b) => new Anthropic({ baseURL: `${b}/vendor/claude`, apiKey: key.value, maxRetries: 0 }),
+    );
     for (const c of clients) expect((await ask(c)).content[0]).toMatchObject({ type: 'text' });
     // The same key as a bearer token, and with no scheme at all.
-    const viaBearer = new Anthropic({ baseURL: `${base}/vendor/claude`, authToken: key.value, apiKey: null, maxRetries: 0 });
+    const viaBearer = new Anthropic({
+      baseURL: `${base}/vendor/claude`,
+      authToken: key.value,
+      apiKey: null,
+      maxRetries: 0,
+    });
     expect((await ask(viaBearer)).content[0]).toMatchObject({ type: 'text' });
     const me = await http(base, 'GET', '/backend/v1/users/me', { headers: { authorization: key.value } });
     expect(me.status).toBe(200);
@@ -88,16 +107,28 @@ describe('API keys', () => {
     expect(list.body.tokens.map((t: { id: string }) => t.id)).toEqual([key.id]);
     expect(JSON.stringify(list.body)).not.toContain(key.value.slice(-43));
     expect((await http(base, 'GET', `${TOKENS}/${key.id}`, { auth: admin })).body.token).not.toHaveProperty('value');
-    expect((await http(base, 'GET', `/backend/v1/projects/${projectId}`, { auth: admin })).body.project.tokenCount).toBe(1);
+    expect(
+      (await http(base, 'GET', `/backend/v1/projects/${projectId}`, { auth: admin })).body.project.tokenCount,
+    ).toBe(1);
 
     const revoked = await http(base, 'DELETE', `${TOKENS}/${key.id}`, { auth: admin });
     expect(revoked.status).toBe(200);
     const at = Date.now();
     for (const c of clients) {
-      await waitFor(async () => ask(c).then(() => undefined, (err) => (err instanceof Anthropic.AuthenticationError ? true : undefined)), 1000, 'the revoked key to be refused');
+      await waitFor(
+        async () =>
+          ask(c).then(
+            () => undefined,
+            (err) => (err instanceof Anthropic.AuthenticationError ? true : undefined),
+          ),
+        1000,
+        'the revoked key to be refused',
+      );
     }
     expect(Date.now() - at).toBeLessThan(1000);
-    expect((await http(base, 'GET', `/backend/v1/projects/${projectId}`, { auth: admin })).body.project.tokenCount).toBe(0);
+    expect(
+      (await http(base, 'GET', `/backend/v1/projects/${projectId}`, { auth: admin })).body.project.tokenCount,
+    ).toBe(0);
   });
 
   it('stops taking a key when it expires', async () => {
@@ -114,8 +145,17 @@ describe('API keys', () => {
     const key = await newKey(admin, { projectId, role: 'admin' });
     const auth = `Bearer ${key.value}`;
     expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(403);
-    expect((await http(base, 'POST', '/api/register/namespaces/system/tokens', { auth, body: { metadata: { name: 'x' }, spec: {} } })).status).toBe(403);
-    expect((await http(base, 'GET', '/api/register/namespaces/system/get-cloud-init-config?provider=kvm', { auth })).status).toBe(403);
+    expect(
+      (
+        await http(base, 'POST', '/api/register/namespaces/system/tokens', {
+          auth,
+          body: { metadata: { name: 'x' }, spec: {} },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await http(base, 'GET', '/api/register/namespaces/system/get-cloud-init-config?provider=kvm', { auth })).status,
+    ).toBe(403);
     expect((await http(base, 'POST', TOKENS, { auth, body: { name: 'more' } })).status).toBe(403);
     expect((await http(base, 'GET', '/backend/v1/providers', { auth })).status).toBe(403);
     expect((await http(base, 'GET', `/backend/v1/projects/${other.body.project.id}`, { auth })).status).toBe(403);
@@ -134,12 +174,17 @@ describe('API keys', () => {
     expect(me.body.user).toMatchObject({ tenant, roles: ['viewer'], projectId: null, kind: 'tenant-key' });
     // A viewer key reads, and does not spend.
     expect((await http(base, 'GET', '/backend/v1/projects', { headers: { 'x-api-key': key.value } })).status).toBe(200);
-    expect((await http(base, 'POST', '/backend/v1/scans', { headers: { 'x-api-key': key.value }, body: { input: 'hi' } })).status).toBe(403);
+    expect(
+      (await http(base, 'POST', '/backend/v1/scans', { headers: { 'x-api-key': key.value }, body: { input: 'hi' } }))
+        .status,
+    ).toBe(403);
     // Another tenant sees none of it.
-    expect((await http(base, 'GET', `${TOKENS}/${key.id}`, { auth: bearer(uniqueTenant(), 'admin') })).status).toBe(404);
+    expect((await http(base, 'GET', `${TOKENS}/${key.id}`, { auth: bearer(uniqueTenant(), 'admin') })).status).toBe(
+      404,
+    );
   });
 
-  it('refuses a forged or tampered key, and pages through a tenant\'s keys', async () => {
+  it("refuses a forged or tampered key, and pages through a tenant's keys", async () => {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     const keys = [];
@@ -150,7 +195,9 @@ describe('API keys', () => {
     expect((await http(base, 'GET', '/backend/v1/users/me', { headers: { 'x-api-key': forged } })).status).toBe(401);
     const p1 = await http(base, 'GET', `${TOKENS}?limit=2`, { auth: admin });
     const p2 = await http(base, 'GET', `${TOKENS}?limit=2&cursor=${p1.body.next}`, { auth: admin });
-    expect([...p1.body.tokens, ...p2.body.tokens].map((t: { id: string }) => t.id).sort()).toEqual(keys.map((k) => k.id).sort());
+    expect([...p1.body.tokens, ...p2.body.tokens].map((t: { id: string }) => t.id).sort()).toEqual(
+      keys.map((k) => k.id).sort(),
+    );
     expect(p2.body.next).toBeNull();
   });
 

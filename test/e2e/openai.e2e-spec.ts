@@ -34,20 +34,44 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
     const admin = bearer(tenant, 'admin');
     await http(base, 'POST', '/backend/v1/providers', {
       auth: admin,
-      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: MODEL }, secrets: { apiKey: 'sk-ant-mock-key-000000' } },
+      body: {
+        name: 'claude',
+        systemProvider: 'anthropic',
+        inputs: { baseUrl: upstream.url, model: MODEL },
+        secrets: { apiKey: 'sk-ant-mock-key-000000' },
+      },
     });
     const openai = await http(base, 'POST', '/backend/v1/providers', {
       auth: admin,
-      body: { name: 'gpt', systemProvider: 'openai', inputs: { baseUrl: upstream.url, model: 'gpt-test' }, secrets: { apiKey: 'sk-test-good-key-123456' } },
+      body: {
+        name: 'gpt',
+        systemProvider: 'openai',
+        inputs: { baseUrl: upstream.url, model: 'gpt-test' },
+        secrets: { apiKey: 'sk-test-good-key-123456' },
+      },
     });
     expect(openai.status).toBe(200);
-    const scanner = await http(base, 'POST', '/backend/v1/scanners', { auth: admin, body: { name: 'no-passwords', config: { type: 'regex', patterns: ['hunter2'] }, direction: 'both' } });
+    const scanner = await http(base, 'POST', '/backend/v1/scanners', {
+      auth: admin,
+      body: { name: 'no-passwords', config: { type: 'regex', patterns: ['hunter2'] }, direction: 'both' },
+    });
     const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'guarded' } });
     const projectId = (project.body.id ?? project.body.project?.id) as string;
-    await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, { auth: admin, body: { id: scanner.body.id, mode: 'block', blocking: true, enabled: true } });
-    expect((await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { deploymentStatus: 'live' } })).status).toBe(200);
+    await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
+      auth: admin,
+      body: { id: scanner.body.id, mode: 'block', blocking: true, enabled: true },
+    });
+    expect(
+      (
+        await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
+          auth: admin,
+          body: { deploymentStatus: 'live' },
+        })
+      ).status,
+    ).toBe(200);
     const key = signDevToken({ tenant, roles: ['member'], project: projectId });
-    const client = (provider: string) => new OpenAI({ baseURL: `${base}/openai/${provider}`, apiKey: key, maxRetries: 0 });
+    const client = (provider: string) =>
+      new OpenAI({ baseURL: `${base}/openai/${provider}`, apiKey: key, maxRetries: 0 });
     return { admin, client };
   }
 
@@ -64,20 +88,41 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
       ],
     });
     expect(res.object).toBe('chat.completion');
-    expect(res.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'echo: hello there' } });
+    expect(res.choices[0]).toMatchObject({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: 'echo: hello there' },
+    });
     expect(res.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 });
     const sent = JSON.parse(upstream.requests.at(-1)!.body);
-    expect(sent).toMatchObject({ system: 'be brief\n\nno markdown', max_tokens: 32, stop_sequences: ['\n\n'], messages: [{ role: 'user', content: [{ type: 'text', text: 'hello there' }] }] });
-    const prompts = await waitFor(async () => {
-      const r = await http(base, 'GET', '/backend/v1/prompts?limit=10', { auth: admin });
-      return r.body.prompts?.length ? r.body.prompts : undefined;
-    }, 5000, 'the record');
-    expect(prompts[0]).toMatchObject({ provider: 'claude', result: { outcome: 'cleared', response: 'echo: hello there' } });
+    expect(sent).toMatchObject({
+      system: 'be brief\n\nno markdown',
+      max_tokens: 32,
+      stop_sequences: ['\n\n'],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello there' }] }],
+    });
+    const prompts = await waitFor(
+      async () => {
+        const r = await http(base, 'GET', '/backend/v1/prompts?limit=10', { auth: admin });
+        return r.body.prompts?.length ? r.body.prompts : undefined;
+      },
+      5000,
+      'the record',
+    );
+    expect(prompts[0]).toMatchObject({
+      provider: 'claude',
+      result: { outcome: 'cleared', response: 'echo: hello there' },
+    });
   });
 
   it('streams chat.completion.chunk events ending in [DONE], with usage when asked', async () => {
     const { client } = await setup();
-    const stream = await client('claude').chat.completions.create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'stream me' }] });
+    const stream = await client('claude').chat.completions.create({
+      model: MODEL,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'stream me' }],
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined | null;
     let finish: string | null = null;
@@ -96,23 +141,54 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
     upstream.blocks = () => [{ type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Paris' } }];
     const res = await client('claude').chat.completions.create({
       model: MODEL,
-      tools: [{ type: 'function', function: { name: 'weather', description: 'the weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'weather',
+            description: 'the weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+      ],
       tool_choice: 'required',
       messages: [
         { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Lyon"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Lyon"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_0', content: 'sunny' },
       ],
     });
     expect(res.choices[0].finish_reason).toBe('stop');
-    expect(res.choices[0].message.tool_calls).toEqual([{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }]);
+    expect(res.choices[0].message.tool_calls).toEqual([
+      { id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+    ]);
     const sent = JSON.parse(upstream.requests.at(-1)!.body);
-    expect(sent.tools).toEqual([{ name: 'weather', description: 'the weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }]);
+    expect(sent.tools).toEqual([
+      {
+        name: 'weather',
+        description: 'the weather',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    ]);
     expect(sent.tool_choice).toEqual({ type: 'any' });
-    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_0', name: 'weather', input: { city: 'Lyon' } }] });
-    expect(sent.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_0', content: 'sunny' }] });
+    expect(sent.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'call_0', name: 'weather', input: { city: 'Lyon' } }],
+    });
+    expect(sent.messages[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'call_0', content: 'sunny' }],
+    });
 
-    const stream = await client('claude').chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'weather?' }] });
+    const stream = await client('claude').chat.completions.create({
+      model: MODEL,
+      stream: true,
+      messages: [{ role: 'user', content: 'weather?' }],
+    });
     let args = '';
     for await (const chunk of stream) args += chunk.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '';
     expect(JSON.parse(args)).toEqual({ city: 'Paris' });
@@ -122,14 +198,28 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
     const { client } = await setup();
     const before = upstream.requests.length;
     const err = await client('claude')
-      .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'c', content: 'pw hunter2' }] })
+      .chat.completions.create({
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'c', content: 'pw hunter2' },
+        ],
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     const body = (err as InstanceType<typeof OpenAI.BadRequestError>).error as Record<string, unknown>;
-    expect(body).toMatchObject({ type: 'invalid_request_error', code: 'guardrail_blocked', cai_error: { outcome: 'blocked' } });
+    expect(body).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'guardrail_blocked',
+      cai_error: { outcome: 'blocked' },
+    });
     expect(upstream.requests.length).toBe(before);
     upstream.reply = () => 'the pw is hunter2';
-    const streamed = await client('claude').chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'go' }] });
+    const streamed = await client('claude').chat.completions.create({
+      model: MODEL,
+      stream: true,
+      messages: [{ role: 'user', content: 'go' }],
+    });
     let seen = '';
     await expect(
       (async () => {
@@ -141,9 +231,16 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
 
   it('goes through a template provider (OpenAI type) with the same guard', async () => {
     const { client } = await setup();
-    const res = await client('gpt').chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi gpt' }] });
+    const res = await client('gpt').chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi gpt' }],
+    });
     expect(res.choices[0].message.content).toBe('echo: hi gpt');
-    const stream = await client('gpt').chat.completions.create({ model: 'gpt-test', stream: true, messages: [{ role: 'user', content: 'hi stream' }] });
+    const stream = await client('gpt').chat.completions.create({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi stream' }],
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('echo: hi stream');
@@ -151,9 +248,15 @@ describe('OpenAI Chat Completions through the gateway (openai SDK)', () => {
 
   it('answers unknown providers and bad bodies in OpenAI error shape', async () => {
     const { client } = await setup();
-    const missing = await client('nope').chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const missing = await client('nope')
+      .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
-    const bad = await fetch(`${base}/openai/claude/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${base}/openai/claude/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toMatchObject({ error: { message: expect.any(String), type: 'authentication_error' } });
   });

@@ -18,19 +18,28 @@ type Operation = { responses: Record<string, { content?: Record<string, { schema
 function typeErrors(dir: string, files: Record<string, string>): string[] {
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   const base = ts.readConfigFile(path.join(ROOT, 'tsconfig.base.json'), ts.sys.readFile).config;
-  const { options } = ts.parseJsonConfigFileContent({ ...base, compilerOptions: { ...base.compilerOptions, types: [], noEmit: true } }, ts.sys, ROOT);
+  const { options } = ts.parseJsonConfigFileContent(
+    { ...base, compilerOptions: { ...base.compilerOptions, types: [], noEmit: true } },
+    ts.sys,
+    ROOT,
+  );
   const program = ts.createProgram(
     Object.keys(files).map((f) => path.join(dir, f)),
     options,
   );
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 describe('the OpenAPI document, as a client generated from it sees it', () => {
   let services: INestMicroservice[];
   let gateway: INestApplication;
   let base: string;
-  let doc: { paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>; components: { schemas: Record<string, object> } };
+  let doc: {
+    paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+    components: { schemas: Record<string, object> };
+  };
   let dir: string;
 
   beforeAll(async () => {
@@ -53,22 +62,32 @@ describe('the OpenAPI document, as a client generated from it sees it', () => {
         const op = item[method];
         if (!op) continue;
         const ok = op.responses['200']?.content;
-        if (!ok || !Object.values(ok).every((c) => c.schema)) undocumented.push(`${method.toUpperCase()} ${route}: 200`);
+        if (!ok || !Object.values(ok).every((c) => c.schema))
+          undocumented.push(`${method.toUpperCase()} ${route}: 200`);
         for (const status of ['400', '401', '403', '404', '500', '503', '504']) {
-          if (!op.responses[status]?.content?.['application/json']?.schema) undocumented.push(`${method.toUpperCase()} ${route}: ${status}`);
+          if (!op.responses[status]?.content?.['application/json']?.schema)
+            undocumented.push(`${method.toUpperCase()} ${route}: ${status}`);
         }
       }
     }
     expect(undocumented).toEqual([]);
-    expect(doc.paths['/backend/v1/projects/{project}'].get!.responses['422'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/BackendApiError' });
-    expect(doc.paths['/api/register/namespaces/{namespace}/tokens'].post!.responses['409'].content!['application/json'].schema).toEqual({ $ref: '#/components/schemas/TokenApiError' });
+    expect(
+      doc.paths['/backend/v1/projects/{project}'].get!.responses['422'].content!['application/json'].schema,
+    ).toEqual({ $ref: '#/components/schemas/BackendApiError' });
+    expect(
+      doc.paths['/api/register/namespaces/{namespace}/tokens'].post!.responses['409'].content!['application/json']
+        .schema,
+    ).toEqual({ $ref: '#/components/schemas/TokenApiError' });
   });
 
   it('generates a client whose types match what real calls answer', async () => {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     const T = '/api/register/namespaces/system/tokens';
-    const created = await http(base, 'POST', T, { auth: admin, body: { metadata: { name: 'openapi-edge' }, spec: {} } });
+    const created = await http(base, 'POST', T, {
+      auth: admin,
+      body: { metadata: { name: 'openapi-edge' }, spec: {} },
+    });
     expect(created.status).toBe(200);
     const got = await http(base, 'GET', `${T}/openapi-edge`, { auth: admin });
     expect(got.status).toBe(200);
@@ -85,7 +104,9 @@ describe('the OpenAPI document, as a client generated from it sees it', () => {
     const check = (route: string, method: string, status: string, body: unknown) => {
       const pointer = `openapi.json#/paths/${route.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
       const validate = ajv.getSchema(pointer)!;
-      return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${route} ${status}: ${e.instancePath} ${e.message}`);
+      return validate(body)
+        ? []
+        : (validate.errors ?? []).map((e) => `${method} ${route} ${status}: ${e.instancePath} ${e.message}`);
     };
     expect([
       ...check('/api/register/namespaces/{namespace}/tokens', 'post', '200', created.body),
@@ -97,7 +118,11 @@ describe('the OpenAPI document, as a client generated from it sees it', () => {
 
     // The client's types, generated from the served document, type-check against the real calls.
     writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.ts')], { stdio: 'pipe' });
+    execFileSync(
+      path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'),
+      [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.ts')],
+      { stdio: 'pipe' },
+    );
     const contracts = path.join(ROOT, 'libs', 'contracts', 'src', 'openapi', 'http-replies.ts').replace(/\\/g, '/');
     const client = `
 import type { paths, components } from './api.js';

@@ -33,10 +33,14 @@ describe('operations', () => {
       expect((await http(own, 'GET', '/livez')).status).toBe(200);
 
       forwarder.cut();
-      const red = await waitFor(async () => {
-        const r = await http(base, 'GET', '/readyz');
-        return r.status === 503 ? r : undefined;
-      }, 15_000, '/readyz to turn red');
+      const red = await waitFor(
+        async () => {
+          const r = await http(base, 'GET', '/readyz');
+          return r.status === 503 ? r : undefined;
+        },
+        15_000,
+        '/readyz to turn red',
+      );
       // The public port says no more than that; the tokens service's own ops port says why.
       expect(red.body).toEqual({ status: 'degraded' });
       const why = await http(own, 'GET', '/readyz');
@@ -47,7 +51,11 @@ describe('operations', () => {
       expect((await http(base, 'GET', '/readyz?self')).status).toBe(200);
 
       forwarder.restore();
-      await waitFor(async () => ((await http(base, 'GET', '/readyz')).status === 200 ? true : undefined), 10_000, '/readyz to turn green');
+      await waitFor(
+        async () => ((await http(base, 'GET', '/readyz')).status === 200 ? true : undefined),
+        10_000,
+        '/readyz to turn green',
+      );
       const auth = bearer(uniqueTenant(), 'viewer');
       expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
     } finally {
@@ -84,12 +92,18 @@ describe('operations', () => {
       const metrics = await http(`http://127.0.0.1:${gateway.get(OpsServer).port}`, 'GET', '/metrics');
       expect(metrics.status).toBe(200);
       const text = String(metrics.body);
-      expect(text).toMatch(/bastion_http_requests_total\{[^}]*method="GET",route="\/api\/register\/namespaces\/:namespace\/tokens",status="200"[^}]*\} [1-9]/);
-      expect(text).toMatch(/bastion_http_requests_total\{[^}]*route="\/api\/register\/namespaces\/:namespace\/tokens\/:name",status="404"[^}]*\} [1-9]/);
+      expect(text).toMatch(
+        /bastion_http_requests_total\{[^}]*method="GET",route="\/api\/register\/namespaces\/:namespace\/tokens",status="200"[^}]*\} [1-9]/,
+      );
+      expect(text).toMatch(
+        /bastion_http_requests_total\{[^}]*route="\/api\/register\/namespaces\/:namespace\/tokens\/:name",status="404"[^}]*\} [1-9]/,
+      );
       expect(text).toMatch(/bastion_http_requests_total\{[^}]*status="401"[^}]*\} [1-9]/);
       expect(text).toContain('bastion_http_request_duration_seconds_bucket');
       const own = await http(`http://127.0.0.1:${tokens.get(OpsServer).port}`, 'GET', '/metrics');
-      expect(String(own.body)).toMatch(/bastion_rpc_requests_total\{[^}]*subject="tokens.token.list.v1",outcome="ok"[^}]*\} [1-9]/);
+      expect(String(own.body)).toMatch(
+        /bastion_rpc_requests_total\{[^}]*subject="tokens.token.list.v1",outcome="ok"[^}]*\} [1-9]/,
+      );
     } finally {
       await tokens.close();
     }

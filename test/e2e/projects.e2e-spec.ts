@@ -37,14 +37,20 @@ describe('projects and scanners through the gateway', () => {
 
   afterAll(async () => {
     // The JetStream API over plain NATS: the test consumers are not left on the server.
-    for (const d of durables) await nc?.request(`$JS.API.CONSUMER.DELETE.${PROJECTS_STREAM}.${d}`, '', { timeout: 2000 }).catch(() => undefined);
+    for (const d of durables)
+      await nc
+        ?.request(`$JS.API.CONSUMER.DELETE.${PROJECTS_STREAM}.${d}`, '', { timeout: 2000 })
+        .catch(() => undefined);
     await nc?.close();
     await gateway?.close();
     await projects?.close();
   });
 
   const newScanner = async (auth: string, body: Record<string, unknown> = {}) => {
-    const res = await http(base, 'POST', SCANNERS, { auth, body: { name: `ssn-${randomUUID().slice(0, 6)}`, config: { type: 'regex', pattern: SSN }, ...body } });
+    const res = await http(base, 'POST', SCANNERS, {
+      auth,
+      body: { name: `ssn-${randomUUID().slice(0, 6)}`, config: { type: 'regex', pattern: SSN }, ...body },
+    });
     expect(res.status).toBe(200);
     return res.body.id as string;
   };
@@ -54,7 +60,11 @@ describe('projects and scanners through the gateway', () => {
     return res.body.project;
   };
   const evaluate = (auth: string, scannerId: string, version: string, csv: string, contentType = 'text/csv') =>
-    http(base, 'POST', `${SCANNERS}/${scannerId}/versions/${version}/evaluate`, { auth, rawBody: csv, headers: { 'content-type': contentType } });
+    http(base, 'POST', `${SCANNERS}/${scannerId}/versions/${version}/evaluate`, {
+      auth,
+      rawBody: csv,
+      headers: { 'content-type': contentType },
+    });
 
   describe('the story of the issue', () => {
     it('creates a regex scanner, edits it into v_2, publishes it, attaches it in block mode, goes live, and reads the config from before the attach', async () => {
@@ -62,7 +72,13 @@ describe('projects and scanners through the gateway', () => {
       const auth = bearer(tenant, 'member', { sub: 'alice' });
       const created = await http(base, 'POST', SCANNERS, {
         auth,
-        body: { name: 'US SSN', config: { type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' }, direction: 'request', tags: ['pii'], published: false },
+        body: {
+          name: 'US SSN',
+          config: { type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' },
+          direction: 'request',
+          tags: ['pii'],
+          published: false,
+        },
       });
       expect(created.status).toBe(200);
       expect(Object.keys(created.body)).toEqual(['id']);
@@ -100,31 +116,62 @@ describe('projects and scanners through the gateway', () => {
       // The spec's Update guardrail: a config change makes v_2; push makes it the latest.
       const edited = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
         auth,
-        body: { config: { type: 'regex', patterns: [SSN, '\\d{9}'] }, version: { description: 'also undashed', push: true } },
+        body: {
+          config: { type: 'regex', patterns: [SSN, '\\d{9}'] },
+          version: { description: 'also undashed', push: true },
+        },
       });
       expect(edited.status).toBe(200);
       expect(edited.body).toEqual({
         message: 'Scanner updated: version v_2 created and now the latest',
-        versionMeta: expect.objectContaining({ name: 'v_2', description: 'also undashed', published: false, direction: 'request' }),
+        versionMeta: expect.objectContaining({
+          name: 'v_2',
+          description: 'also undashed',
+          published: false,
+          direction: 'request',
+        }),
       });
 
       const published = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { published: true } });
       expect(published.status).toBe(200);
       expect(published.body.versionMeta).toMatchObject({ name: 'v_2', published: true });
       const versions = await http(base, 'GET', `${SCANNERS}/${id}/versions`, { auth });
-      expect(versions.body.versions.map((v: { name: string; published: boolean; latest: boolean }) => [v.name, v.published, v.latest])).toEqual([
+      expect(
+        versions.body.versions.map((v: { name: string; published: boolean; latest: boolean }) => [
+          v.name,
+          v.published,
+          v.latest,
+        ]),
+      ).toEqual([
         ['v_2', true, true],
         ['v_1', false, false],
       ]);
 
       const project = await newProject(auth, 'support-bot');
-      expect(project).toMatchObject({ deploymentStatus: 'draft', scannerCount: 0, providerCount: 0, config: { packages: [], scanners: [], providers: [] } });
+      expect(project).toMatchObject({
+        deploymentStatus: 'draft',
+        scannerCount: 0,
+        providerCount: 0,
+        config: { packages: [], scanners: [], providers: [] },
+      });
       const beforeAttach = project.config.validFrom;
 
-      const attached = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth, body: { id, version: 'v_2', mode: 'block' } });
+      const attached = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, {
+        auth,
+        body: { id, version: 'v_2', mode: 'block' },
+      });
       expect(attached.status).toBe(200);
       expect(attached.body.project.config.scanners).toEqual([
-        { id, version: 'v_2', enabled: true, blocking: true, force: false, mode: 'block', flagMessage: '', direction: 'request' },
+        {
+          id,
+          version: 'v_2',
+          enabled: true,
+          blocking: true,
+          force: false,
+          mode: 'block',
+          flagMessage: '',
+          direction: 'request',
+        },
       ]);
       expect(attached.body.project.scannerCount).toBe(1);
 
@@ -132,55 +179,108 @@ describe('projects and scanners through the gateway', () => {
       expect(live.status).toBe(200);
       expect(live.body.project.deploymentStatus).toBe('live');
 
-      const then = await http(base, 'GET', `${PROJECTS}/support-bot?configAt=${encodeURIComponent(beforeAttach)}`, { auth });
+      const then = await http(base, 'GET', `${PROJECTS}/support-bot?configAt=${encodeURIComponent(beforeAttach)}`, {
+        auth,
+      });
       expect(then.status).toBe(200);
-      expect(then.body.project).toMatchObject({ id: project.id, scannerCount: 0, config: { id: project.config.id, revision: 1, scanners: [] } });
+      expect(then.body.project).toMatchObject({
+        id: project.id,
+        scannerCount: 0,
+        config: { id: project.config.id, revision: 1, scanners: [] },
+      });
       const now = await http(base, 'GET', `${PROJECTS}/${project.id}`, { auth });
       expect(now.body.project).toMatchObject({ deploymentStatus: 'live', scannerCount: 1, config: { revision: 2 } });
 
       // What the message proxy will ask: enforcing, with v_2's config resolved.
-      const runtime = await new NatsRpcClient(nc, 5000).call(ProjectRpc.runtime, { tenant, project: 'support-bot' }, 'e2e');
+      const runtime = await new NatsRpcClient(nc, 5000).call(
+        ProjectRpc.runtime,
+        { tenant, project: 'support-bot' },
+        'e2e',
+      );
       expect(runtime.project).toMatchObject({ id: project.id, enforcing: true });
-      expect(runtime.scanners[0].resolvedVersion).toMatchObject({ name: 'v_2', config: { type: 'regex', patterns: [SSN, '\\d{9}'] } });
+      expect(runtime.scanners[0].resolvedVersion).toMatchObject({
+        name: 'v_2',
+        config: { type: 'regex', patterns: [SSN, '\\d{9}'] },
+      });
     });
 
     it('refuses a lookahead pattern at save with a 422 that says why', async () => {
       const auth = bearer(uniqueTenant(), 'member');
-      const res = await http(base, 'POST', SCANNERS, { auth, body: { name: 'price', config: { type: 'regex', pattern: '\\d+(?= USD)' } } });
+      const res = await http(base, 'POST', SCANNERS, {
+        auth,
+        body: { name: 'price', config: { type: 'regex', pattern: '\\d+(?= USD)' } },
+      });
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
-        detail: [{ loc: ['body', 'config', 'pattern'], msg: 'lookahead (?=...) is not supported: patterns run on RE2, a linear-time engine', type: 'value_error' }],
+        detail: [
+          {
+            loc: ['body', 'config', 'pattern'],
+            msg: 'lookahead (?=...) is not supported: patterns run on RE2, a linear-time engine',
+            type: 'value_error',
+          },
+        ],
       });
       const id = await newScanner(auth);
-      const patched = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { config: { type: 'regex', patterns: ['ok', '(?<!-)\\d+'] } } });
+      const patched = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+        auth,
+        body: { config: { type: 'regex', patterns: ['ok', '(?<!-)\\d+'] } },
+      });
       expect(patched.status).toBe(422);
-      expect(patched.body.detail[0]).toMatchObject({ loc: ['body', 'config', 'patterns', '1'], msg: expect.stringContaining('negative lookbehind') });
+      expect(patched.body.detail[0]).toMatchObject({
+        loc: ['body', 'config', 'patterns', '1'],
+        msg: expect.stringContaining('negative lookbehind'),
+      });
     });
 
     it('refuses a pattern over the RE2 program budget with a 422 naming it, and warns of one longer than the hold-back cap', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const costly = '[\\p{L}\\p{N}]{1,400}z0';
       const started = performance.now();
-      const res = await http(base, 'POST', SCANNERS, { auth, body: { name: 'costly', config: { type: 'regex', patterns: ['ok', costly] } } });
+      const res = await http(base, 'POST', SCANNERS, {
+        auth,
+        body: { name: 'costly', config: { type: 'regex', patterns: ['ok', costly] } },
+      });
       expect(res.status).toBe(422);
       expect(res.body.detail).toEqual([
-        { loc: ['body', 'config', 'patterns', '1'], msg: expect.stringContaining(JSON.stringify(costly)), type: 'value_error' },
+        {
+          loc: ['body', 'config', 'patterns', '1'],
+          msg: expect.stringContaining(JSON.stringify(costly)),
+          type: 'value_error',
+        },
       ]);
       expect(performance.now() - started).toBeLessThan(5_000);
-      const open = await http(base, 'POST', SCANNERS, { auth, body: { name: 'open', config: { type: 'regex', pattern: 'BEGIN.*END' } } });
+      const open = await http(base, 'POST', SCANNERS, {
+        auth,
+        body: { name: 'open', config: { type: 'regex', pattern: 'BEGIN.*END' } },
+      });
       expect(open.status).toBe(200);
-      expect(open.body.warnings).toEqual([{ loc: ['body', 'config', 'pattern'], msg: expect.stringContaining('unbounded'), type: 'match_length_warning' }]);
-      const bounded = await http(base, 'POST', SCANNERS, { auth, body: { name: 'bounded', config: { type: 'regex', pattern: 'BEGIN.{0,40}END' } } });
+      expect(open.body.warnings).toEqual([
+        { loc: ['body', 'config', 'pattern'], msg: expect.stringContaining('unbounded'), type: 'match_length_warning' },
+      ]);
+      const bounded = await http(base, 'POST', SCANNERS, {
+        auth,
+        body: { name: 'bounded', config: { type: 'regex', pattern: 'BEGIN.{0,40}END' } },
+      });
       expect(bounded.body).toEqual({ id: expect.any(String) });
     });
 
     it('evaluates a dataset on the canonical text, so look-alike spellings count', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const id = await newScanner(auth);
-      const csv = ['prompt,label', '"ssn 123\u201145\u20116789",true', '"ssn \uff11\uff12\uff13-45-6789",true', 'hello,false'].join('\n');
+      const csv = [
+        'prompt,label',
+        '"ssn 123\u201145\u20116789",true',
+        '"ssn \uff11\uff12\uff13-45-6789",true',
+        'hello,false',
+      ].join('\n');
       const res = await evaluate(auth, id, 'v_1', csv);
       expect(res.status).toBe(200);
-      expect(res.body.datasetRun.confusionMatrix).toEqual({ truePositive: 2, falseNegative: 0, falsePositive: 0, trueNegative: 1 });
+      expect(res.body.datasetRun.confusionMatrix).toEqual({
+        truePositive: 2,
+        falseNegative: 0,
+        falsePositive: 0,
+        trueNegative: 1,
+      });
     });
 
     it('stores an F1 that a hand count confirms and shows it in versionMeta', async () => {
@@ -199,7 +299,12 @@ describe('projects and scanners through the gateway', () => {
       const res = await evaluate(auth, id, 'v_1', csv);
       expect(res.status).toBe(200);
       const run = res.body.datasetRun;
-      expect(run).toMatchObject({ scannerId: id, versionName: 'v_1', rows: 6, confusionMatrix: { truePositive: 2, falseNegative: 1, falsePositive: 1, trueNegative: 2 } });
+      expect(run).toMatchObject({
+        scannerId: id,
+        versionName: 'v_1',
+        rows: 6,
+        confusionMatrix: { truePositive: 2, falseNegative: 1, falsePositive: 1, trueNegative: 2 },
+      });
       // precision 2/3, recall 2/3, F1 = 2TP / (2TP + FP + FN) = 4/6, accuracy 4/6.
       expect(run.precision).toBeCloseTo(2 / 3, 12);
       expect(run.recall).toBeCloseTo(2 / 3, 12);
@@ -207,7 +312,10 @@ describe('projects and scanners through the gateway', () => {
       expect(run.accuracy).toBeCloseTo(4 / 6, 12);
 
       const scanner = await http(base, 'GET', `${SCANNERS}/${id}`, { auth });
-      expect(scanner.body.scanner.versionMeta).toMatchObject({ f1Score: run.f1Score, latestDatasetResult: { datasetRunId: run.id, f1Score: run.f1Score } });
+      expect(scanner.body.scanner.versionMeta).toMatchObject({
+        f1Score: run.f1Score,
+        latestDatasetResult: { datasetRunId: run.id, f1Score: run.f1Score },
+      });
       const runs = await http(base, 'GET', `${SCANNERS}/${id}/versions/v_1/evaluations`, { auth });
       expect(runs.body).toEqual({ datasetRuns: [run], next: null, prev: null });
       // Dataset scores are the tenant's own.
@@ -221,12 +329,21 @@ describe('projects and scanners through the gateway', () => {
       const badLabel = await evaluate(auth, id, 'v_1', 'prompt,label\nfine,1\n"two\nlines",0\nhmm,maybe\n');
       expect(badLabel.status).toBe(422);
       expect(badLabel.body).toEqual({
-        detail: [{ loc: ['body', 'line', '5'], msg: 'line 5: the label must be true, false, 1 or 0, not "maybe"', type: 'value_error' }],
+        detail: [
+          {
+            loc: ['body', 'line', '5'],
+            msg: 'line 5: the label must be true, false, 1 or 0, not "maybe"',
+            type: 'value_error',
+          },
+        ],
       });
       const badQuote = await evaluate(auth, id, 'v_1', 'prompt,label\nok,1\n"never closed,0\n', 'text/plain');
       expect(badQuote.status).toBe(422);
       expect(badQuote.body.detail[0].msg).toBe('line 3: a quoted field is never closed');
-      const notCsv = await http(base, 'POST', `${SCANNERS}/${id}/versions/v_1/evaluate`, { auth, body: { prompt: 'x', label: true } });
+      const notCsv = await http(base, 'POST', `${SCANNERS}/${id}/versions/v_1/evaluate`, {
+        auth,
+        body: { prompt: 'x', label: true },
+      });
       expect(notCsv.status).toBe(422);
       expect(notCsv.body.detail[0].loc).toEqual(['body']);
       const empty = await evaluate(auth, id, 'v_1', 'prompt,label\n');
@@ -240,7 +357,11 @@ describe('projects and scanners through the gateway', () => {
       const id = await newScanner(auth);
       const rows: string[] = ['prompt,label'];
       let tp = 0;
-      for (let i = 0, size = 0; size < DATASET_MAX_BYTES - 200; i++, size += Buffer.byteLength(rows[rows.length - 1]) + 1) {
+      for (
+        let i = 0, size = 0;
+        size < DATASET_MAX_BYTES - 200;
+        i++, size += Buffer.byteLength(rows[rows.length - 1]) + 1
+      ) {
         rows.push(
           i % 3 === 0
             ? `"my id is ${String(i).padStart(3, '0').slice(-3)}-12-3456, é; please check it against the register",true`
@@ -250,12 +371,19 @@ describe('projects and scanners through the gateway', () => {
       }
       const res = await evaluate(auth, id, 'v_1', rows.join('\n'));
       expect(res.status).toBe(200);
-      expect(res.body.datasetRun).toMatchObject({ rows: rows.length - 1, f1Score: 1, confusionMatrix: { truePositive: tp, falsePositive: 0, falseNegative: 0 } });
+      expect(res.body.datasetRun).toMatchObject({
+        rows: rows.length - 1,
+        f1Score: 1,
+        confusionMatrix: { truePositive: tp, falsePositive: 0, falseNegative: 0 },
+      });
 
       const tooBig = await evaluate(auth, id, 'v_1', `prompt,label\n${'x'.repeat(DATASET_MAX_BYTES)},1\n`);
       expect(tooBig.status).toBe(413);
       // Every other route keeps the global 1 MB limit.
-      const bigJson = await http(base, 'POST', SCANNERS, { auth, body: { name: 'x'.repeat(2 * 1024 * 1024), config: {} } });
+      const bigJson = await http(base, 'POST', SCANNERS, {
+        auth,
+        body: { name: 'x'.repeat(2 * 1024 * 1024), config: {} },
+      });
       expect(bigJson.status).toBe(413);
     }, 120_000);
   });
@@ -264,29 +392,59 @@ describe('projects and scanners through the gateway', () => {
     it('keeps an unpushed version out of the latest, pins only published versions, and pushes back (rollback)', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const id = await newScanner(auth, { published: true });
-      const draft = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { config: { type: 'regex', pattern: 'draft' }, version: { name: 'experiment' } } });
-      expect(draft.body).toMatchObject({ message: expect.stringContaining('push it'), versionMeta: { name: 'experiment', published: false } });
-      expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth })).body.scanner).toMatchObject({ config: { pattern: SSN }, versionMeta: { name: 'v_1' } });
+      const draft = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+        auth,
+        body: { config: { type: 'regex', pattern: 'draft' }, version: { name: 'experiment' } },
+      });
+      expect(draft.body).toMatchObject({
+        message: expect.stringContaining('push it'),
+        versionMeta: { name: 'experiment', published: false },
+      });
+      expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth })).body.scanner).toMatchObject({
+        config: { pattern: SSN },
+        versionMeta: { name: 'v_1' },
+      });
 
-      const same = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { config: { pattern: SSN, type: 'regex' }, tags: ['x'] } });
+      const same = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+        auth,
+        body: { config: { pattern: SSN, type: 'regex' }, tags: ['x'] },
+      });
       expect(same.body).toMatchObject({ message: 'Scanner updated', versionMeta: { name: 'v_1' } });
 
       const project = await newProject(auth);
-      const unpublished = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth, body: { id, version: 'experiment' } });
+      const unpublished = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, {
+        auth,
+        body: { id, version: 'experiment' },
+      });
       expect(unpublished.status).toBe(422);
-      expect(unpublished.body.detail[0]).toMatchObject({ loc: ['body', 'version'], msg: expect.stringContaining('is not published') });
+      expect(unpublished.body.detail[0]).toMatchObject({
+        loc: ['body', 'version'],
+        msg: expect.stringContaining('is not published'),
+      });
 
-      const pushed = await http(base, 'PATCH', `${SCANNERS}/${id}/versions/experiment`, { auth, body: { published: true, push: true } });
-      expect(pushed.body).toMatchObject({ message: 'Version experiment published, now the latest', versionMeta: { name: 'experiment', published: true } });
+      const pushed = await http(base, 'PATCH', `${SCANNERS}/${id}/versions/experiment`, {
+        auth,
+        body: { published: true, push: true },
+      });
+      expect(pushed.body).toMatchObject({
+        message: 'Version experiment published, now the latest',
+        versionMeta: { name: 'experiment', published: true },
+      });
       const v1 = (await http(base, 'GET', `${SCANNERS}/${id}/versions/v_1`, { auth })).body.version;
       const back = await http(base, 'PATCH', `${SCANNERS}/${id}/versions/${v1.id}`, { auth, body: { push: true } });
       expect(back.status).toBe(200);
       expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth })).body.scanner.versionMeta.name).toBe('v_1');
 
-      const reserved = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { direction: 'both', version: { name: 'v_9' } } });
+      const reserved = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+        auth,
+        body: { direction: 'both', version: { name: 'v_9' } },
+      });
       expect(reserved.status).toBe(422);
       expect(reserved.body.detail[0].loc).toEqual(['body', 'version', 'name']);
-      const typeChange = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { config: { type: 'keyword', words: ['a'] } } });
+      const typeChange = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+        auth,
+        body: { config: { type: 'keyword', words: ['a'] } },
+      });
       expect(typeChange.status).toBe(422);
       expect(typeChange.body.detail[0].loc).toEqual(['body', 'config', 'type']);
     });
@@ -295,7 +453,9 @@ describe('projects and scanners through the gateway', () => {
       const tenant = uniqueTenant();
       const auth = bearer(tenant, 'admin');
       const packages = await http(base, 'GET', '/backend/v1/packages', { auth });
-      expect(packages.body.packages.map((p: { config: unknown }) => p.config)).toEqual(expect.arrayContaining([{ type: 'pii' }, { type: 'secrets' }]));
+      expect(packages.body.packages.map((p: { config: unknown }) => p.config)).toEqual(
+        expect.arrayContaining([{ type: 'pii' }, { type: 'secrets' }]),
+      );
       const pii = packages.body.packages.find((p: { type: string }) => p.type === 'pii');
       expect(pii.detectors.map((d: { id: string }) => d.id)).toContain('email');
       const list = await http(base, 'GET', `${SCANNERS}?limit=100`, { auth });
@@ -308,12 +468,30 @@ describe('projects and scanners through the gateway', () => {
       const project = await newProject(auth);
       const wrongList = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth, body: { id: pii.id } });
       expect(wrongList.status).toBe(422);
-      const withPackage = await http(base, 'POST', `${PROJECTS}/${project.id}/packages`, { auth, body: { id: pii.id, mode: 'redact' } });
+      const withPackage = await http(base, 'POST', `${PROJECTS}/${project.id}/packages`, {
+        auth,
+        body: { id: pii.id, mode: 'redact' },
+      });
       expect(withPackage.body.project.config.packages).toEqual([
-        { id: pii.id, version: 'latest', enabled: true, blocking: true, force: false, mode: 'redact', flagMessage: '', direction: 'both' },
+        {
+          id: pii.id,
+          version: 'latest',
+          enabled: true,
+          blocking: true,
+          force: false,
+          mode: 'redact',
+          flagMessage: '',
+          direction: 'both',
+        },
       ]);
-      const withEmail = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth, body: { id: email.id, version: 'v_1', mode: 'audit', flagMessage: 'e-mail seen' } });
-      expect(withEmail.body.project).toMatchObject({ scannerCount: 1, config: { scanners: [{ id: email.id, version: 'v_1', mode: 'audit', flagMessage: 'e-mail seen' }] } });
+      const withEmail = await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, {
+        auth,
+        body: { id: email.id, version: 'v_1', mode: 'audit', flagMessage: 'e-mail seen' },
+      });
+      expect(withEmail.body.project).toMatchObject({
+        scannerCount: 1,
+        config: { scanners: [{ id: email.id, version: 'v_1', mode: 'audit', flagMessage: 'e-mail seen' }] },
+      });
     });
   });
 
@@ -322,7 +500,14 @@ describe('projects and scanners through the gateway', () => {
       const auth = bearer(uniqueTenant(), 'member', { sub: 'bob' });
       const created = await http(base, 'POST', PROJECTS, {
         auth,
-        body: { name: 'Helpdesk', type: 'chatbot', botType: 'support', chatbotId: 'cb-1', adminRoleId: 'grp-admins', memberRoleId: 'grp-users' },
+        body: {
+          name: 'Helpdesk',
+          type: 'chatbot',
+          botType: 'support',
+          chatbotId: 'cb-1',
+          adminRoleId: 'grp-admins',
+          memberRoleId: 'grp-users',
+        },
       });
       const project = created.body.project;
       expect(project).toEqual({
@@ -344,17 +529,40 @@ describe('projects and scanners through the gateway', () => {
         scannerCount: 0,
         tokenCount: 0,
         deploymentStatus: 'draft',
-        config: { id: expect.any(String), revision: 1, validFrom: project.createdAt, packages: [], scanners: [], providers: [] },
+        config: {
+          id: expect.any(String),
+          revision: 1,
+          validFrom: project.createdAt,
+          packages: [],
+          scanners: [],
+          providers: [],
+        },
       });
       const [a, b] = [randomUUID(), randomUUID()];
-      await http(base, 'POST', `${PROJECTS}/${project.id}/providers`, { auth, body: { id: a, name: 'openai', type: 'openai', capabilities: ['chat'], default: true } });
-      const two = await http(base, 'POST', `${PROJECTS}/${project.id}/providers`, { auth, body: { id: b, name: 'anthropic', default: true } });
+      await http(base, 'POST', `${PROJECTS}/${project.id}/providers`, {
+        auth,
+        body: { id: a, name: 'openai', type: 'openai', capabilities: ['chat'], default: true },
+      });
+      const two = await http(base, 'POST', `${PROJECTS}/${project.id}/providers`, {
+        auth,
+        body: { id: b, name: 'anthropic', default: true },
+      });
       expect(two.body.project.providerCount).toBe(2);
       expect(two.body.project.config.providers.map((p: { default: boolean }) => p.default)).toEqual([false, true]);
       const dup = await http(base, 'POST', `${PROJECTS}/${project.id}/providers`, { auth, body: { id: a } });
       expect(dup.status).toBe(409);
-      const disabled = await http(base, 'PATCH', `${PROJECTS}/${project.id}/providers/${a}`, { auth, body: { enabled: false } });
-      expect(disabled.body.project.config.providers[0]).toEqual({ id: a, name: 'openai', type: 'openai', capabilities: ['chat'], default: false, enabled: false });
+      const disabled = await http(base, 'PATCH', `${PROJECTS}/${project.id}/providers/${a}`, {
+        auth,
+        body: { enabled: false },
+      });
+      expect(disabled.body.project.config.providers[0]).toEqual({
+        id: a,
+        name: 'openai',
+        type: 'openai',
+        capabilities: ['chat'],
+        default: false,
+        enabled: false,
+      });
       const detached = await http(base, 'DELETE', `${PROJECTS}/${project.id}/providers/${b}`, { auth });
       expect(detached.body.project).toMatchObject({ providerCount: 1, config: { revision: 5 } });
       expect((await http(base, 'DELETE', `${PROJECTS}/${project.id}/providers/${b}`, { auth })).status).toBe(404);
@@ -362,7 +570,7 @@ describe('projects and scanners through the gateway', () => {
       expect(list.body).toMatchObject({ projects: [{ id: project.id }], next: null, prev: null });
     });
 
-    it('reads the tenant\'s default project, made on first use', async () => {
+    it("reads the tenant's default project, made on first use", async () => {
       const auth = bearer(uniqueTenant(), 'viewer');
       const first = await http(base, 'GET', `${PROJECTS}/default`, { auth });
       expect(first.status).toBe(200);
@@ -375,7 +583,10 @@ describe('projects and scanners through the gateway', () => {
       const project = await newProject(auth);
       const bad = await http(base, 'GET', `${PROJECTS}/${project.id}?configAt=last-tuesday`, { auth });
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({ detail: 'configAt must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z (got "last-tuesday")' });
+      expect(bad.body).toEqual({
+        detail:
+          'configAt must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z (got "last-tuesday")',
+      });
       const before = new Date(Date.parse(project.createdAt) - 1).toISOString();
       const early = await http(base, 'GET', `${PROJECTS}/${project.id}?configAt=${before}`, { auth });
       expect(early.status).toBe(404);
@@ -405,14 +616,21 @@ describe('projects and scanners through the gateway', () => {
       const project = await newProject(member);
       expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth: viewer })).status).toBe(200);
       expect((await http(base, 'GET', `${PROJECTS}/${project.id}`, { auth: viewer })).status).toBe(200);
-      const denied = await http(base, 'POST', SCANNERS, { auth: viewer, body: { name: 'v', config: { type: 'regex', pattern: 'x' } } });
+      const denied = await http(base, 'POST', SCANNERS, {
+        auth: viewer,
+        body: { name: 'v', config: { type: 'regex', pattern: 'x' } },
+      });
       expect(denied.status).toBe(403);
       expect(denied.body).toEqual({ detail: 'this operation needs the member role' });
-      expect((await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth: viewer, body: { id } })).status).toBe(403);
+      expect(
+        (await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth: viewer, body: { id } })).status,
+      ).toBe(403);
       expect((await evaluate(viewer, id, 'v_1', 'a,1')).status).toBe(403);
       expect((await http(base, 'DELETE', `${SCANNERS}/${id}`, { auth: member })).status).toBe(403);
       expect((await http(base, 'DELETE', `${PROJECTS}/${project.id}`, { auth: member })).status).toBe(403);
-      expect((await http(base, 'DELETE', `${PROJECTS}/${project.id}`, { auth: admin })).body).toEqual({ message: `Project ${project.name} deleted` });
+      expect((await http(base, 'DELETE', `${PROJECTS}/${project.id}`, { auth: admin })).body).toEqual({
+        message: `Project ${project.name} deleted`,
+      });
       expect((await http(base, 'DELETE', `${SCANNERS}/${id}`, { auth: admin })).status).toBe(200);
       expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth: admin })).status).toBe(404);
     });
@@ -459,21 +677,38 @@ describe('projects and scanners through the gateway', () => {
       }
       expect((await evaluate(stranger, id, 'v_1', 'a,1')).status).toBe(404);
       const theirs = await newProject(stranger);
-      expect((await http(base, 'POST', `${PROJECTS}/${theirs.id}/scanners`, { auth: stranger, body: { id } })).status).toBe(404);
+      expect(
+        (await http(base, 'POST', `${PROJECTS}/${theirs.id}/scanners`, { auth: stranger, body: { id } })).status,
+      ).toBe(404);
     });
 
     it('answers 422 naming the field for a malformed body, query or path', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const cases: [string, string, unknown, string[]][] = [
         ['POST', SCANNERS, { config: { type: 'regex', pattern: 'x' } }, ['body', 'name']],
-        ['POST', SCANNERS, { name: 'n', config: { type: 'regex', pattern: 'x' }, direction: 'sideways' }, ['body', 'direction']],
+        [
+          'POST',
+          SCANNERS,
+          { name: 'n', config: { type: 'regex', pattern: 'x' }, direction: 'sideways' },
+          ['body', 'direction'],
+        ],
         ['POST', SCANNERS, { name: 'n', config: 'regex' }, ['body', 'config']],
         ['POST', PROJECTS, { name: 'bad/name' }, ['body', 'name']],
         ['POST', PROJECTS, { name: 'ok', deploymentStatus: 'paused' }, ['body', 'deploymentStatus']],
-        ['POST', PROJECTS, { name: 'ok', config: { scanners: [{ id: 'not-a-uuid' }] } }, ['body', 'config', 'scanners', '0', 'id']],
+        [
+          'POST',
+          PROJECTS,
+          { name: 'ok', config: { scanners: [{ id: 'not-a-uuid' }] } },
+          ['body', 'config', 'scanners', '0', 'id'],
+        ],
         ['GET', `${SCANNERS}/not-a-uuid`, undefined, ['path', 'scannerId']],
         ['GET', `${SCANNERS}?limit=1000`, undefined, ['query', 'limit']],
-        ['PATCH', `${PROJECTS}/${randomUUID()}`, { config: { providers: [{ id: randomUUID(), default: 'yes' }] } }, ['body', 'config', 'providers', '0', 'default']],
+        [
+          'PATCH',
+          `${PROJECTS}/${randomUUID()}`,
+          { config: { providers: [{ id: randomUUID(), default: 'yes' }] } },
+          ['body', 'config', 'providers', '0', 'default'],
+        ],
       ];
       for (const [method, path, body, loc] of cases) {
         const res = await http(base, method, path, { auth, body });
@@ -482,7 +717,11 @@ describe('projects and scanners through the gateway', () => {
       }
       const uuidName = await http(base, 'POST', PROJECTS, { auth, body: { name: randomUUID() } });
       expect(uuidName.status).toBe(422);
-      const notJson = await http(base, 'POST', PROJECTS, { auth, rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+      const notJson = await http(base, 'POST', PROJECTS, {
+        auth,
+        rawBody: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(notJson.status).toBe(400);
     });
   });
@@ -517,11 +756,18 @@ describe('projects and scanners through the gateway', () => {
         const id = await newScanner(auth);
         const project = await newProject(auth);
         await http(base, 'POST', `${PROJECTS}/${project.id}/scanners`, { auth, body: { id } });
-        const patched = await http(base, 'PATCH', `${SCANNERS}/${id}`, { auth, body: { config: { type: 'regex', pattern: 'v2' }, version: { push: true } } });
+        const patched = await http(base, 'PATCH', `${SCANNERS}/${id}`, {
+          auth,
+          body: { config: { type: 'regex', pattern: 'v2' }, version: { push: true } },
+        });
         await http(base, 'PATCH', `${PROJECTS}/${project.id}`, { auth, body: { deploymentStatus: 'live' } });
         await http(base, 'DELETE', `${PROJECTS}/${project.id}`, { auth });
 
-        await waitFor(() => (projectEvents.length >= 4 && scannerEvents.length >= 2 ? true : undefined), 3000, 'the project and scanner events');
+        await waitFor(
+          () => (projectEvents.length >= 4 && scannerEvents.length >= 2 ? true : undefined),
+          3000,
+          'the project and scanner events',
+        );
         expect(projectEvents.map((e) => [e.change, e.revision, e.deploymentStatus])).toEqual([
           ['created', 1, 'draft'],
           ['config-changed', 2, 'draft'],
@@ -533,7 +779,11 @@ describe('projects and scanners through the gateway', () => {
           ['created', []],
           ['version-created', [project.id]],
         ]);
-        expect(scannerEvents[1]).toMatchObject({ id, versionId: patched.body.versionMeta.id, latestVersionId: patched.body.versionMeta.id });
+        expect(scannerEvents[1]).toMatchObject({
+          id,
+          versionId: patched.body.versionMeta.id,
+          latestVersionId: patched.body.versionMeta.id,
+        });
       } finally {
         for (const c of consumers) await c.stop();
       }

@@ -45,7 +45,10 @@ describe('prompts through the gateway', () => {
   }
 
   /** Every page of a list, following `next`. */
-  async function listAll(auth: string, query: string): Promise<{ id: string; input: string; projectId: string | null; result: { outcome: string } }[]> {
+  async function listAll(
+    auth: string,
+    query: string,
+  ): Promise<{ id: string; input: string; projectId: string | null; result: { outcome: string } }[]> {
     const items = [];
     let cursor: string | null = null;
     do {
@@ -141,8 +144,18 @@ describe('prompts through the gateway', () => {
   it('filters by project, outcomes and receipt time, alone and together', async () => {
     const tenant = uniqueTenant();
     const auth = bearer(tenant, 'viewer');
-    const rec = (input: string, projectId: string | null, outcome: PromptRecordedEvent['result']['outcome'], minute: number) =>
-      promptRecord(tenant, { input, projectId, receivedAt: at(minute), result: { ...promptRecord(tenant).result, outcome } });
+    const rec = (
+      input: string,
+      projectId: string | null,
+      outcome: PromptRecordedEvent['result']['outcome'],
+      minute: number,
+    ) =>
+      promptRecord(tenant, {
+        input,
+        projectId,
+        receivedAt: at(minute),
+        result: { ...promptRecord(tenant).result, outcome },
+      });
     await recorded(tenant, [
       rec('a', 'proj-1', 'cleared', 1),
       rec('b', 'proj-1', 'flagged', 2),
@@ -158,11 +171,17 @@ describe('prompts through the gateway', () => {
     expect(await inputs('&outcomes=flagged&outcomes=redacted')).toEqual(['e', 'd', 'b']);
     expect(await inputs(`&after=${encodeURIComponent(at(2))}`)).toEqual(['e', 'd', 'c']);
     expect(await inputs(`&before=${encodeURIComponent(at(2))}`)).toEqual(['a']);
-    expect(await inputs(`&after=${encodeURIComponent(at(1))}&before=${encodeURIComponent(at(5))}`)).toEqual(['d', 'c', 'b']);
+    expect(await inputs(`&after=${encodeURIComponent(at(1))}&before=${encodeURIComponent(at(5))}`)).toEqual([
+      'd',
+      'c',
+      'b',
+    ]);
     // An offset, and the `+` of an unencoded offset that a query string turns into a space.
     expect(await inputs('&after=2026-03-01T12:03:30%2B02:00')).toEqual(['e', 'd']);
     expect(await inputs('&after=2026-03-01T12:03:30+02:00')).toEqual(['e', 'd']);
-    expect(await inputs(`&projectId=proj-2&outcomes=blocked,flagged&after=${encodeURIComponent(at(0))}`)).toEqual(['c']);
+    expect(await inputs(`&projectId=proj-2&outcomes=blocked,flagged&after=${encodeURIComponent(at(0))}`)).toEqual([
+      'c',
+    ]);
     expect(await inputs('&projectId=proj-9')).toEqual([]);
   });
 
@@ -170,7 +189,9 @@ describe('prompts through the gateway', () => {
     const auth = bearer(uniqueTenant(), 'viewer');
     const outcome = await http(base, 'GET', `${P}?outcomes=flagged,passed`, { auth });
     expect(outcome.status).toBe(422);
-    expect(outcome.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'outcomes'], msg: expect.stringContaining('"passed"') })]);
+    expect(outcome.body.detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'outcomes'], msg: expect.stringContaining('"passed"') }),
+    ]);
     const times = await http(base, 'GET', `${P}?after=yesterday&before=2026-02-30`, { auth });
     expect(times.status).toBe(422);
     expect(times.body.detail.map((d: { loc: string[] }) => d.loc)).toEqual([
@@ -184,7 +205,11 @@ describe('prompts through the gateway', () => {
   it('makes a template from a prompt and shows the prompts sent from it', async () => {
     const tenant = uniqueTenant();
     const member = bearer(tenant, 'member', { sub: 'alice' });
-    const source = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise the release notes.', receivedAt: at(0) });
+    const source = promptRecord(tenant, {
+      projectId: 'proj-t',
+      input: 'Summarise the release notes.',
+      receivedAt: at(0),
+    });
     await recorded(tenant, [source]);
 
     const created = await http(base, 'POST', T, { auth: member, body: { name: 'release notes', promptId: source.id } });
@@ -206,16 +231,32 @@ describe('prompts through the gateway', () => {
 
     // What the proxy records when a prompt is sent from the template.
     const sent = [1, 2].map((m) =>
-      promptRecord(tenant, { projectId: 'proj-t', input: source.input, fromTemplate: true, templateId: template.id, source: 'prompts', receivedAt: at(m) }),
+      promptRecord(tenant, {
+        projectId: 'proj-t',
+        input: source.input,
+        fromTemplate: true,
+        templateId: template.id,
+        source: 'prompts',
+        receivedAt: at(m),
+      }),
     );
     await recorded(tenant, sent);
     const got = await http(base, 'GET', `${T}/${template.id}`, { auth: bearer(tenant, 'viewer') });
     expect(got.body.promptTemplate).toEqual(template);
     expect(got.body.prompts.map((p: { id: string }) => p.id)).toEqual([sent[1].id, sent[0].id]);
-    expect(got.body.prompts.every((p: { fromTemplate: boolean; input: string }) => p.fromTemplate && p.input === source.input)).toBe(true);
-    expect(Object.keys(got.body.prompts[0]).sort()).toEqual(Object.keys((await http(base, 'GET', `${P}/${source.id}`, { auth: member })).body.prompt).sort());
+    expect(
+      got.body.prompts.every(
+        (p: { fromTemplate: boolean; input: string }) => p.fromTemplate && p.input === source.input,
+      ),
+    ).toBe(true);
+    expect(Object.keys(got.body.prompts[0]).sort()).toEqual(
+      Object.keys((await http(base, 'GET', `${P}/${source.id}`, { auth: member })).body.prompt).sort(),
+    );
 
-    const other = await http(base, 'POST', T, { auth: member, body: { name: 'elsewhere', promptId: source.id, projectId: 'proj-x' } });
+    const other = await http(base, 'POST', T, {
+      auth: member,
+      body: { name: 'elsewhere', promptId: source.id, projectId: 'proj-x' },
+    });
     expect(other.body.promptTemplate.projectId).toBe('proj-x');
   });
 
@@ -224,12 +265,17 @@ describe('prompts through the gateway', () => {
     const member = bearer(tenant, 'member');
     const source = promptRecord(tenant);
     await recorded(tenant, [source]);
-    expect((await http(base, 'POST', T, { auth: bearer(tenant, 'viewer'), body: { name: 'n', promptId: source.id } })).status).toBe(403);
+    expect(
+      (await http(base, 'POST', T, { auth: bearer(tenant, 'viewer'), body: { name: 'n', promptId: source.id } }))
+        .status,
+    ).toBe(403);
     const missing = await http(base, 'POST', T, { auth: member, body: { promptId: source.id } });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].loc).toEqual(['body', 'name']);
     expect((await http(base, 'POST', T, { auth: member, body: { name: 'n', promptId: 'x' } })).status).toBe(422);
-    expect((await http(base, 'POST', T, { auth: member, body: { name: 'n', promptId: randomUUID() } })).status).toBe(404);
+    expect((await http(base, 'POST', T, { auth: member, body: { name: 'n', promptId: randomUUID() } })).status).toBe(
+      404,
+    );
     expect((await http(base, 'GET', `${T}/${randomUUID()}`, { auth: member })).status).toBe(404);
     expect((await http(base, 'GET', `${T}/not-a-uuid`, { auth: member })).status).toBe(422);
   });
@@ -245,16 +291,20 @@ describe('prompts through the gateway', () => {
     }
   });
 
-  it('keeps every tenant\'s prompts and templates to itself', async () => {
+  it("keeps every tenant's prompts and templates to itself", async () => {
     const owner = uniqueTenant();
     const source = promptRecord(owner);
     await recorded(owner, [source]);
-    const template = (await http(base, 'POST', T, { auth: bearer(owner, 'member'), body: { name: 'mine', promptId: source.id } })).body.promptTemplate;
+    const template = (
+      await http(base, 'POST', T, { auth: bearer(owner, 'member'), body: { name: 'mine', promptId: source.id } })
+    ).body.promptTemplate;
     const stranger = bearer(uniqueTenant(), 'admin');
     expect((await http(base, 'GET', P, { auth: stranger })).body.prompts).toEqual([]);
     expect((await http(base, 'GET', `${P}/${source.id}`, { auth: stranger })).status).toBe(404);
     expect((await http(base, 'GET', `${T}/${template.id}`, { auth: stranger })).status).toBe(404);
-    expect((await http(base, 'POST', T, { auth: stranger, body: { name: 'theirs', promptId: source.id } })).status).toBe(404);
+    expect(
+      (await http(base, 'POST', T, { auth: stranger, body: { name: 'theirs', promptId: source.id } })).status,
+    ).toBe(404);
   });
 
   it('confines a project-scoped token to its project', async () => {
@@ -275,10 +325,18 @@ describe('prompts through the gateway', () => {
     const own = await http(base, 'POST', T, { auth: scoped, body: { name: 'own', promptId: mine.id } });
     expect(own.status).toBe(200);
     expect(own.body.promptTemplate.projectId).toBe('proj-1');
-    expect((await http(base, 'POST', T, { auth: scoped, body: { name: 'move', promptId: mine.id, projectId: 'proj-2' } })).status).toBe(403);
-    expect((await http(base, 'POST', T, { auth: scoped, body: { name: 'steal', promptId: theirs.id } })).status).toBe(404);
+    expect(
+      (await http(base, 'POST', T, { auth: scoped, body: { name: 'move', promptId: mine.id, projectId: 'proj-2' } }))
+        .status,
+    ).toBe(403);
+    expect((await http(base, 'POST', T, { auth: scoped, body: { name: 'steal', promptId: theirs.id } })).status).toBe(
+      404,
+    );
 
-    const foreign = await http(base, 'POST', T, { auth: bearer(tenant, 'member'), body: { name: 'p2', promptId: theirs.id } });
+    const foreign = await http(base, 'POST', T, {
+      auth: bearer(tenant, 'member'),
+      body: { name: 'p2', promptId: theirs.id },
+    });
     expect((await http(base, 'GET', `${T}/${foreign.body.promptTemplate.id}`, { auth: scoped })).status).toBe(404);
     expect((await http(base, 'GET', `${T}/${own.body.promptTemplate.id}`, { auth: scoped })).status).toBe(200);
   });
@@ -299,7 +357,13 @@ describe('prompts through the gateway', () => {
         result: {
           ...promptRecord(tenant).result,
           outcome: i % 2 ? 'flagged' : 'cleared',
-          scannerResults: [{ ...promptRecord(tenant).result.scannerResults[0], scannerId: `scanner-${i}`, outcome: i % 2 ? 'failed' : 'passed' }],
+          scannerResults: [
+            {
+              ...promptRecord(tenant).result.scannerResults[0],
+              scannerId: `scanner-${i}`,
+              outcome: i % 2 ? 'failed' : 'passed',
+            },
+          ],
         },
       }),
     );
@@ -309,10 +373,17 @@ describe('prompts through the gateway', () => {
     await publishRecords(nc, [traffic[1]], { duplicate: true });
 
     service = await startPromptsService();
-    await waitFor(async () => ((await listAll(auth, '')).length >= traffic.length ? true : undefined), 10_000, 'the records from the outage');
+    await waitFor(
+      async () => ((await listAll(auth, '')).length >= traffic.length ? true : undefined),
+      10_000,
+      'the records from the outage',
+    );
     const listed = await listAll(auth, '');
     expect(listed.map((p) => p.id)).toEqual([...traffic].reverse().map((r) => r.id));
     const one = await http(base, 'GET', `${P}/${traffic[3].id}`, { auth });
-    expect(one.body.prompt.result).toMatchObject({ outcome: 'flagged', scannerResults: [expect.objectContaining({ scannerId: 'scanner-3', outcome: 'failed' })] });
+    expect(one.body.prompt.result).toMatchObject({
+      outcome: 'flagged',
+      scannerResults: [expect.objectContaining({ scannerId: 'scanner-3', outcome: 'failed' })],
+    });
   });
 });

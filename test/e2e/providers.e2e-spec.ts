@@ -45,9 +45,16 @@ describe('providers through the gateway', () => {
     const list = await http(base, 'GET', `${P}/system`, { auth });
     expect(list.status).toBe(200);
     const names = list.body.providers.map((p: { name: string }) => p.name);
-    expect(names).toEqual(expect.arrayContaining(['anthropic', 'openai', 'azure-openai', 'aws-bedrock', 'oci-genai', 'generic-http']));
+    expect(names).toEqual(
+      expect.arrayContaining(['anthropic', 'openai', 'azure-openai', 'aws-bedrock', 'oci-genai', 'generic-http']),
+    );
     const openai = await http(base, 'GET', `${P}/system/openai`, { auth });
-    expect(openai.body.provider).toMatchObject({ name: 'openai', capabilities: ['chat'], inputs: { baseUrl: 'https://api.openai.com' }, secretNames: ['apiKey'] });
+    expect(openai.body.provider).toMatchObject({
+      name: 'openai',
+      capabilities: ['chat'],
+      inputs: { baseUrl: 'https://api.openai.com' },
+      secretNames: ['apiKey'],
+    });
     const byId = await http(base, 'GET', `${P}/system/${openai.body.provider.id}`, { auth });
     expect(byId.body.provider.name).toBe('openai');
     expect((await http(base, 'GET', `${P}/system/nope`, { auth })).status).toBe(404);
@@ -58,7 +65,12 @@ describe('providers through the gateway', () => {
     const auth = bearer(tenant, 'admin');
     const created = await http(base, 'POST', P, {
       auth,
-      body: { name: 'openai-prod', systemProvider: 'openai', inputs: { baseUrl: upstream.url }, secrets: { apiKey: GOOD_KEY } },
+      body: {
+        name: 'openai-prod',
+        systemProvider: 'openai',
+        inputs: { baseUrl: upstream.url },
+        secrets: { apiKey: GOOD_KEY },
+      },
     });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -101,17 +113,29 @@ describe('providers through the gateway', () => {
       handler: async (e) => void (e.tenant === tenant && seen.push(e)),
     });
     try {
-      const { body } = await http(base, 'POST', P, { auth, body: { name: 'p', systemProvider: 'openai', secrets: { apiKey: GOOD_KEY } } });
+      const { body } = await http(base, 'POST', P, {
+        auth,
+        body: { name: 'p', systemProvider: 'openai', secrets: { apiKey: GOOD_KEY } },
+      });
       const round = (await http(base, 'GET', `${P}/p`, { auth })).body.provider;
       // Secrets are bound to where they go: moving the provider with the masked secret is refused.
-      const moved = await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: round.secrets, inputs: { baseUrl: upstream.url } } });
+      const moved = await http(base, 'PATCH', `${P}/p`, {
+        auth,
+        body: { secrets: round.secrets, inputs: { baseUrl: upstream.url } },
+      });
       expect(moved.status).toBe(422);
       expect(moved.body.detail[0]).toMatchObject({ loc: ['body', 'secrets'], type: 'secrets.rebind_required' });
       expect(moved.body.detail[0].msg).toContain('changing inputs.baseUrl');
-      const patched = await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: round.secrets, maxRequestsPerSecond: 5 } });
+      const patched = await http(base, 'PATCH', `${P}/p`, {
+        auth,
+        body: { secrets: round.secrets, maxRequestsPerSecond: 5 },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body.provider).toMatchObject({ secrets: { apiKey: '****3456' }, maxRequestsPerSecond: 5 });
-      const tested = await http(base, 'POST', `${P}/test`, { auth, body: { systemProvider: 'openai', inputs: { baseUrl: upstream.url }, secrets: { apiKey: GOOD_KEY } } });
+      const tested = await http(base, 'POST', `${P}/test`, {
+        auth,
+        body: { systemProvider: 'openai', inputs: { baseUrl: upstream.url }, secrets: { apiKey: GOOD_KEY } },
+      });
       expect(tested.body.content).toBe('echo: Say hello.');
       await http(base, 'PATCH', `${P}/p`, { auth, body: { secrets: { apiKey: 'sk-rotated-key-99999999' } } });
       expect((await http(base, 'GET', `${P}/p`, { auth })).body.provider.secrets).toEqual({ apiKey: '****9999' });
@@ -126,7 +150,8 @@ describe('providers through the gateway', () => {
 
   it('pages through providers with cursors', async () => {
     const auth = bearer(uniqueTenant(), 'member');
-    for (let i = 0; i < 5; i++) await http(base, 'POST', P, { auth, body: { name: `p${i}`, systemProvider: 'generic-http' } });
+    for (let i = 0; i < 5; i++)
+      await http(base, 'POST', P, { auth, body: { name: `p${i}`, systemProvider: 'generic-http' } });
     const first = await http(base, 'GET', `${P}?limit=2`, { auth });
     expect(first.body.providers.map((p: { name: string }) => p.name)).toEqual(['p4', 'p3']);
     expect(first.body.prev).toBeNull();
@@ -160,19 +185,41 @@ describe('providers through the gateway', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ content: 'echo: my key is [redacted]', error: null, statusCode: 200, files: [] });
     const exchange = res.body.requests.chat;
-    expect(exchange.request).toMatchObject({ method: 'POST', url: `${upstream.url}/v1/chat/completions`, headers: { authorization: 'Bearer [redacted]' } });
+    expect(exchange.request).toMatchObject({
+      method: 'POST',
+      url: `${upstream.url}/v1/chat/completions`,
+      headers: { authorization: 'Bearer [redacted]' },
+    });
     expect(JSON.stringify(res.body)).not.toContain(GOOD_KEY);
     expect(exchange.response).toMatchObject({ statusCode: 200 });
     expect(upstream.requests.at(-1)?.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);
   });
 
   it.each([
-    ['a wrong key (401)', { systemProvider: 'openai', inputs: {}, secrets: { apiKey: 'sk-wrong-key-0000000' } }, 401, /401|Incorrect API key/],
-    ['a refused connection', { systemProvider: 'generic-http', inputs: { baseUrl: 'http://127.0.0.1:9' } }, null, /refused|unreachable|ECONNREFUSED/i],
-    ['a timeout (the template\'s own)', { template: { type: 'request', method: 'GET', url: '{{ baseUrl }}/slow', timeout: 0.5 }, inputs: {} }, null, /did not answer within 500 ms/],
+    [
+      'a wrong key (401)',
+      { systemProvider: 'openai', inputs: {}, secrets: { apiKey: 'sk-wrong-key-0000000' } },
+      401,
+      /401|Incorrect API key/,
+    ],
+    [
+      'a refused connection',
+      { systemProvider: 'generic-http', inputs: { baseUrl: 'http://127.0.0.1:9' } },
+      null,
+      /refused|unreachable|ECONNREFUSED/i,
+    ],
+    [
+      "a timeout (the template's own)",
+      { template: { type: 'request', method: 'GET', url: '{{ baseUrl }}/slow', timeout: 0.5 }, inputs: {} },
+      null,
+      /did not answer within 500 ms/,
+    ],
   ])('answers 200 with error and statusCode for %s', async (_what, body, status, error) => {
     const inputs = { baseUrl: upstream.url, ...(body as { inputs: Record<string, string> }).inputs };
-    const res = await http(base, 'POST', `${P}/test`, { auth: bearer(uniqueTenant(), 'member'), body: { ...body, inputs } });
+    const res = await http(base, 'POST', `${P}/test`, {
+      auth: bearer(uniqueTenant(), 'member'),
+      body: { ...body, inputs },
+    });
     expect(res.status).toBe(200);
     expect(res.body.statusCode).toBe(status);
     expect(res.body.error).toMatch(error);
@@ -181,7 +228,10 @@ describe('providers through the gateway', () => {
   it('refuses the cloud metadata address with a clear error, before connecting', async () => {
     const res = await http(base, 'POST', `${P}/test`, {
       auth: bearer(uniqueTenant(), 'member'),
-      body: { systemProvider: 'generic-http', inputs: { baseUrl: 'http://169.254.169.254', path: '/latest/meta-data/' } },
+      body: {
+        systemProvider: 'generic-http',
+        inputs: { baseUrl: 'http://169.254.169.254', path: '/latest/meta-data/' },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.statusCode).toBeNull();
@@ -194,16 +244,29 @@ describe('providers through the gateway', () => {
     const auth = bearer(uniqueTenant(), 'member');
     const bad = await http(base, 'POST', `${P}/test`, {
       auth,
-      body: { template: { type: 'request', method: 'POST', url: '{{ baseUrl + }}', outputs: {} }, inputs: { baseUrl: 'x' } },
+      body: {
+        template: { type: 'request', method: 'POST', url: '{{ baseUrl + }}', outputs: {} },
+        inputs: { baseUrl: 'x' },
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc.slice(0, 3)).toEqual(['body', 'template', 'url']);
     const escape = await http(base, 'POST', P, {
       auth,
-      body: { name: 'evil', template: { type: 'request', method: 'GET', url: '{{ constructor.constructor("return process")() }}' } },
+      body: {
+        name: 'evil',
+        template: { type: 'request', method: 'GET', url: '{{ constructor.constructor("return process")() }}' },
+      },
     });
     expect(escape.status).toBe(422);
-    const unknownName = await http(base, 'POST', P, { auth, body: { name: 'typo', template: { type: 'request', method: 'GET', url: '{{ baseUrll }}' }, inputs: { baseUrl: 'x' } } });
+    const unknownName = await http(base, 'POST', P, {
+      auth,
+      body: {
+        name: 'typo',
+        template: { type: 'request', method: 'GET', url: '{{ baseUrll }}' },
+        inputs: { baseUrl: 'x' },
+      },
+    });
     expect(unknownName.status).toBe(422);
   });
 
@@ -212,7 +275,10 @@ describe('providers through the gateway', () => {
     ['neither system provider nor template', { name: 'x' }],
     ['an unknown system provider', { name: 'x', systemProvider: 'nope' }],
     ['a negative rate', { name: 'x', systemProvider: 'openai', maxRequestsPerSecond: -1 }],
-    ['a concurrency limit without decay', { name: 'x', systemProvider: 'openai', requestConcurrencyLimit: { requests: 2 } }],
+    [
+      'a concurrency limit without decay',
+      { name: 'x', systemProvider: 'openai', requestConcurrencyLimit: { requests: 2 } },
+    ],
     ['secrets that are not strings', { name: 'x', systemProvider: 'openai', secrets: { apiKey: 1 } }],
   ])('refuses %s with 422', async (_what, body) => {
     const res = await http(base, 'POST', P, { auth: bearer(uniqueTenant(), 'member'), body });
@@ -224,12 +290,21 @@ describe('providers through the gateway', () => {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     const { body } = await http(base, 'POST', P, { auth: admin, body: { name: 'mine', systemProvider: 'openai' } });
-    for (const [method, path] of [['GET', `${P}/system`], ['GET', P], ['GET', `${P}/mine`], ['POST', `${P}/test`], ['DELETE', `${P}/mine`]] as const) {
+    for (const [method, path] of [
+      ['GET', `${P}/system`],
+      ['GET', P],
+      ['GET', `${P}/mine`],
+      ['POST', `${P}/test`],
+      ['DELETE', `${P}/mine`],
+    ] as const) {
       const res = await http(base, method, path, { body: method === 'POST' ? {} : undefined });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ detail: 'missing or invalid bearer token' });
     }
-    expect((await http(base, 'POST', P, { auth: bearer(tenant, 'viewer'), body: { name: 'v', systemProvider: 'openai' } })).status).toBe(403);
+    expect(
+      (await http(base, 'POST', P, { auth: bearer(tenant, 'viewer'), body: { name: 'v', systemProvider: 'openai' } }))
+        .status,
+    ).toBe(403);
     expect((await http(base, 'DELETE', `${P}/mine`, { auth: bearer(tenant, 'member') })).status).toBe(403);
     expect((await http(base, 'GET', P, { auth: bearer(tenant, 'admin', { project: randomUUID() }) })).status).toBe(403);
     const other = bearer(uniqueTenant(), 'admin');
@@ -239,6 +314,8 @@ describe('providers through the gateway', () => {
       expect((await http(base, 'DELETE', `${P}/${ref}`, { auth: other })).status).toBe(404);
     }
     expect((await http(base, 'GET', P, { auth: other })).body.providers).toEqual([]);
-    expect((await http(base, 'POST', P, { auth: admin, body: { name: 'mine', systemProvider: 'openai' } })).status).toBe(409);
+    expect(
+      (await http(base, 'POST', P, { auth: admin, body: { name: 'mine', systemProvider: 'openai' } })).status,
+    ).toBe(409);
   });
 });

@@ -32,7 +32,11 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     services = [
       await startProvidersService({ OUTBOUND_ALLOWLIST: '127.0.0.1' }),
       await startProjectsService(),
-      await startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1', STREAM_HOLDBACK_CHARS: '32', UPSTREAM_TIMEOUT_MS: '1500' }),
+      await startProxyService({
+        OUTBOUND_ALLOWLIST: '127.0.0.1',
+        STREAM_HOLDBACK_CHARS: '32',
+        UPSTREAM_TIMEOUT_MS: '1500',
+      }),
     ];
     ({ app: gateway, url: base } = await startGateway());
   });
@@ -51,17 +55,34 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   });
 
   /** A tenant with an Anthropic provider on the mock, a live project, and a project-scoped SDK client. */
-  async function setup(options: { mode?: 'block' | 'redact' | 'audit'; direction?: 'request' | 'response' | 'both'; live?: boolean; limits?: object } = {}) {
+  async function setup(
+    options: {
+      mode?: 'block' | 'redact' | 'audit';
+      direction?: 'request' | 'response' | 'both';
+      live?: boolean;
+      limits?: object;
+    } = {},
+  ) {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     const provider = await http(base, 'POST', '/backend/v1/providers', {
       auth: admin,
-      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: MODEL }, secrets: { apiKey: ANTHROPIC_KEY }, ...options.limits },
+      body: {
+        name: 'claude',
+        systemProvider: 'anthropic',
+        inputs: { baseUrl: upstream.url, model: MODEL },
+        secrets: { apiKey: ANTHROPIC_KEY },
+        ...options.limits,
+      },
     });
     expect(provider.status).toBe(200);
     const scanner = await http(base, 'POST', '/backend/v1/scanners', {
       auth: admin,
-      body: { name: 'no-passwords', config: { type: 'regex', patterns: ['hunter2', 'swordfish'] }, direction: options.direction ?? 'both' },
+      body: {
+        name: 'no-passwords',
+        config: { type: 'regex', patterns: ['hunter2', 'swordfish'] },
+        direction: options.direction ?? 'both',
+      },
     });
     expect(scanner.status).toBe(200);
     const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'guarded' } });
@@ -69,11 +90,20 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     const projectId = project.body.id ?? project.body.project?.id;
     const attach = await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
       auth: admin,
-      body: { id: scanner.body.id, mode: options.mode ?? 'block', blocking: true, enabled: true, direction: options.direction ?? 'both' },
+      body: {
+        id: scanner.body.id,
+        mode: options.mode ?? 'block',
+        blocking: true,
+        enabled: true,
+        direction: options.direction ?? 'both',
+      },
     });
     expect(attach.status).toBeLessThan(300);
     if (options.live !== false) {
-      const live = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { deploymentStatus: 'live' } });
+      const live = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
+        auth: admin,
+        body: { deploymentStatus: 'live' },
+      });
       expect(live.status).toBe(200);
     }
     const key = signDevToken({ tenant, roles: ['member'], project: projectId });
@@ -81,13 +111,18 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     return { tenant, admin, projectId, client, providerId: provider.body.id as string, key };
   }
 
-  const ask = (client: Anthropic, content: string) => client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
+  const ask = (client: Anthropic, content: string) =>
+    client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
 
   async function recorded(admin: string, count: number) {
-    return waitFor(async () => {
-      const res = await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin });
-      return res.body.prompts?.length >= count ? res.body.prompts : undefined;
-    }, 5000, `${count} recorded prompts`);
+    return waitFor(
+      async () => {
+        const res = await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin });
+        return res.body.prompts?.length >= count ? res.body.prompts : undefined;
+      },
+      5000,
+      `${count} recorded prompts`,
+    );
   }
 
   it('answers a normal request as Anthropic would, and records it once with its scanner results', async () => {
@@ -103,7 +138,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       type: 'prompt',
       result: { outcome: 'cleared', response: 'echo: hello there', providerResult: { statusCode: 200 } },
     });
-    expect(prompt.result.scannerResults.map((r: { scanDirection: string; outcome: string }) => [r.scanDirection, r.outcome])).toEqual([
+    expect(
+      prompt.result.scannerResults.map((r: { scanDirection: string; outcome: string }) => [r.scanDirection, r.outcome]),
+    ).toEqual([
       ['request', 'passed'],
       ['response', 'passed'],
     ]);
@@ -114,7 +151,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     const before = upstream.requests.length;
     const err = await ask(client, 'my password is hunter2').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    const body = (err as InstanceType<typeof Anthropic.BadRequestError>).error as { error: { type: string; cai_error: { outcome: string; scanner_results: { outcome: string }[] } } };
+    const body = (err as InstanceType<typeof Anthropic.BadRequestError>).error as {
+      error: { type: string; cai_error: { outcome: string; scanner_results: { outcome: string }[] } };
+    };
     expect(body.error.type).toBe('invalid_request_error');
     expect(body.error.cai_error.outcome).toBe('blocked');
     expect(body.error.cai_error.scanner_results.some((r) => r.outcome === 'failed')).toBe(true);
@@ -145,31 +184,48 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect((await ask(audit.client, 'hunter2')).content[0]).toMatchObject({ text: 'echo: hunter2' });
     const draft = await setup({ live: false });
     expect((await ask(draft.client, 'hunter2')).content[0]).toMatchObject({ text: 'echo: hunter2' });
-    for (const admin of [audit.admin, draft.admin]) expect((await recorded(admin, 1))[0].result.outcome).toBe('flagged');
+    for (const admin of [audit.admin, draft.admin])
+      expect((await recorded(admin, 1))[0].result.outcome).toBe('flagged');
   });
 
   it('streams with scanning on: clean text arrives whole, a block mid-stream ends it before the blocked text', async () => {
     const { client, admin } = await setup({ direction: 'response' });
-    const stream = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'a clean question that is long enough to stream in parts' }] });
+    const stream = client.messages.stream({
+      model: MODEL,
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'a clean question that is long enough to stream in parts' }],
+    });
     const final = await stream.finalMessage();
     expect(final.content[0]).toMatchObject({ text: 'echo: a clean question that is long enough to stream in parts' });
 
-    upstream.reply = () => 'Sure. Here is a long preamble before the secret, and the secret is hunter2 which must never arrive.';
-    const blocked = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'go' }] });
+    upstream.reply = () =>
+      'Sure. Here is a long preamble before the secret, and the secret is hunter2 which must never arrive.';
+    const blocked = client.messages.stream({
+      model: MODEL,
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'go' }],
+    });
     let seen = '';
     blocked.on('text', (t) => (seen += t));
     await expect(blocked.finalMessage()).rejects.toThrow(/blocked by a guardrail/);
     expect(seen).not.toContain('hunter2');
     expect(seen.length).toBeGreaterThan(0);
     const prompts = await recorded(admin, 2);
-    expect(prompts.map((p: { result: { outcome: string } }) => p.result.outcome).sort()).toEqual(['blocked', 'cleared']);
+    expect(prompts.map((p: { result: { outcome: string } }) => p.result.outcome).sort()).toEqual([
+      'blocked',
+      'cleared',
+    ]);
   });
 
   it('records a stream the client walked away from', async () => {
     const { client, admin } = await setup();
     upstream.streamDelayMs = 50;
     upstream.reply = () => 'word '.repeat(40);
-    const stream = client.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'talk slowly' }] });
+    const stream = client.messages.stream({
+      model: MODEL,
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'talk slowly' }],
+    });
     const ended = stream.done().catch((e: unknown) => e);
     await new Promise<void>((resolve) => stream.on('text', () => resolve()));
     stream.abort();
@@ -178,7 +234,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(prompt.input).toBe('talk slowly');
   });
 
-  it('accepts the project token as Bearer and as x-api-key; refuses a bad one in Anthropic\'s shape', async () => {
+  it("accepts the project token as Bearer and as x-api-key; refuses a bad one in Anthropic's shape", async () => {
     const { key } = await setup();
     const viaBearer = new Anthropic({ baseURL: `${base}/vendor/claude`, authToken: key, apiKey: null, maxRetries: 0 });
     expect((await ask(viaBearer, 'bearer')).content[0]).toMatchObject({ text: 'echo: bearer' });
@@ -186,18 +242,25 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     await expect(ask(bad, 'x')).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
   });
 
-  it('answers 404 for an unknown provider and 400 for a malformed body, in Anthropic\'s shape', async () => {
+  it("answers 404 for an unknown provider and 400 for a malformed body, in Anthropic's shape", async () => {
     const { key } = await setup();
     const unknown = new Anthropic({ baseURL: `${base}/vendor/nope`, apiKey: key, maxRetries: 0 });
     await expect(ask(unknown, 'x')).rejects.toBeInstanceOf(Anthropic.NotFoundError);
-    const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, messages: [] } });
+    const res = await http(base, 'POST', '/vendor/claude/v1/messages', {
+      auth: `Bearer ${key}`,
+      body: { model: MODEL, messages: [] },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
   });
 
   it('enforces the provider rate limit with 429 and Retry-After', async () => {
     const { key } = await setup({ limits: { maxRequestsPerSecond: 1 } });
-    const call = () => http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
+    const call = () =>
+      http(base, 'POST', '/vendor/claude/v1/messages', {
+        auth: `Bearer ${key}`,
+        body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] },
+      });
     expect((await call()).status).toBe(200);
     const limited = await call();
     expect(limited.status).toBe(429);
@@ -213,7 +276,11 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       upstream.answerDelayMs = 1000;
       const slowClient = client.withOptions({ baseURL: `${strict.url}/vendor/claude` });
       const started = Date.now();
-      const msg = await slowClient.messages.create({ model: MODEL, max_tokens: 32, messages: [{ role: 'user', content: 'hello' }] });
+      const msg = await slowClient.messages.create({
+        model: MODEL,
+        max_tokens: 32,
+        messages: [{ role: 'user', content: 'hello' }],
+      });
       expect(msg.content[0]).toMatchObject({ type: 'text' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     } finally {
@@ -226,28 +293,54 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     // The provider says nothing, not even its headers, for longer than UPSTREAM_TIMEOUT_MS (1.5 s).
     upstream.answerDelayMs = 3000;
     for (const stream of [false, true]) {
-      const slow = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, stream, messages: [{ role: 'user', content: 'x' }] } });
+      const slow = await http(base, 'POST', '/vendor/claude/v1/messages', {
+        auth: `Bearer ${key}`,
+        body: { model: MODEL, max_tokens: 8, stream, messages: [{ role: 'user', content: 'x' }] },
+      });
       expect(slow.status).toBe(504);
       expect(slow.body).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
     }
     upstream.answerDelayMs = 0;
     // Moving a provider takes its secrets sent again (they are bound to where they go).
-    const moved = await http(base, 'PATCH', '/backend/v1/providers/claude', { auth: admin, body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } } });
+    const moved = await http(base, 'PATCH', '/backend/v1/providers/claude', {
+      auth: admin,
+      body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } },
+    });
     expect(moved.status).toBe(200);
-    await waitFor(async () => {
-      const res = await http(base, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${key}`, body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] } });
-      return res.status === 502 ? res : undefined;
-    }, 2000, 'the provider change to reach the proxy (502)');
+    await waitFor(
+      async () => {
+        const res = await http(base, 'POST', '/vendor/claude/v1/messages', {
+          auth: `Bearer ${key}`,
+          body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] },
+        });
+        return res.status === 502 ? res : undefined;
+      },
+      2000,
+      'the provider change to reach the proxy (502)',
+    );
   });
 
   it('sends prompts and scans through the backend API', async () => {
     const { admin, projectId } = await setup();
-    const sent = await http(base, 'POST', '/backend/v1/prompts', { auth: admin, body: { input: 'what is up', provider: 'claude', project: projectId, externalMetadata: { ticket: 7 } } });
+    const sent = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: admin,
+      body: { input: 'what is up', provider: 'claude', project: projectId, externalMetadata: { ticket: 7 } },
+    });
     expect(sent.status).toBe(200);
-    expect(sent.body).toMatchObject({ input: 'what is up', externalMetadata: { ticket: 7 }, result: { outcome: 'cleared', response: 'echo: what is up' } });
-    const blockedPrompt = await http(base, 'POST', '/backend/v1/prompts', { auth: admin, body: { input: 'hunter2', provider: 'claude', project: projectId } });
+    expect(sent.body).toMatchObject({
+      input: 'what is up',
+      externalMetadata: { ticket: 7 },
+      result: { outcome: 'cleared', response: 'echo: what is up' },
+    });
+    const blockedPrompt = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: admin,
+      body: { input: 'hunter2', provider: 'claude', project: projectId },
+    });
     expect(blockedPrompt.body.result).toMatchObject({ outcome: 'blocked', response: null, providerResult: null });
-    const scan = await http(base, 'POST', '/backend/v1/scans', { auth: admin, body: { input: 'is swordfish ok?', project: projectId, scanDirection: 'request' } });
+    const scan = await http(base, 'POST', '/backend/v1/scans', {
+      auth: admin,
+      body: { input: 'is swordfish ok?', project: projectId, scanDirection: 'request' },
+    });
     expect(scan.status).toBe(200);
     expect(scan.body).toMatchObject({ type: 'scan', result: { outcome: 'blocked' } });
     const prompts = await recorded(admin, 3);
@@ -261,7 +354,11 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     for (let i = 0; i < 3; i++) await ask(client, `while down ${i}`);
     prompts = await startPromptsService();
     const stored = await recorded(admin, 3);
-    expect(stored.map((p: { input: string }) => p.input).sort()).toEqual(['while down 0', 'while down 1', 'while down 2']);
+    expect(stored.map((p: { input: string }) => p.input).sort()).toEqual([
+      'while down 0',
+      'while down 1',
+      'while down 2',
+    ]);
     await new Promise((r) => setTimeout(r, 300));
     expect((await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin })).body.prompts).toHaveLength(3);
   });

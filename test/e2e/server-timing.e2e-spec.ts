@@ -21,21 +21,41 @@ describe('gateway Server-Timing and verified tokens', () => {
     const admin = bearer(tenant, 'admin');
     const provider = await http(base, 'POST', '/backend/v1/providers', {
       auth: admin,
-      body: { name: 'claude', systemProvider: 'anthropic', inputs: { baseUrl: upstream.url, model: 'claude-test' }, secrets: { apiKey: 'sk-ant-mock-key-000000' } },
+      body: {
+        name: 'claude',
+        systemProvider: 'anthropic',
+        inputs: { baseUrl: upstream.url, model: 'claude-test' },
+        secrets: { apiKey: 'sk-ant-mock-key-000000' },
+      },
     });
     expect(provider.status).toBe(200);
     const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'timed' } });
     const projectId = project.body.id ?? project.body.project?.id;
-    expect((await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, { auth: admin, body: { deploymentStatus: 'live' } })).status).toBe(200);
+    expect(
+      (
+        await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
+          auth: admin,
+          body: { deploymentStatus: 'live' },
+        })
+      ).status,
+    ).toBe(200);
     key = signDevToken({ tenant, roles: ['member'], project: projectId });
   });
 
   afterAll(() => stack?.close());
 
-  const message = (stream = false) => ({ model: 'claude-test', max_tokens: 16, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: 'hello' }] });
+  const message = (stream = false) => ({
+    model: 'claude-test',
+    max_tokens: 16,
+    ...(stream ? { stream: true } : {}),
+    messages: [{ role: 'user', content: 'hello' }],
+  });
 
   it('reports auth and rpc on a JSON answer, and the proxy phases when it reports them', async () => {
-    const res = await http(base, 'POST', '/vendor/claude/v1/messages', { headers: { 'x-api-key': key }, body: message() });
+    const res = await http(base, 'POST', '/vendor/claude/v1/messages', {
+      headers: { 'x-api-key': key },
+      body: message(),
+    });
     expect(res.status).toBe(200);
     const header = res.headers.get('server-timing');
     expect(header).toMatch(TIMING);
@@ -43,7 +63,11 @@ describe('gateway Server-Timing and verified tokens', () => {
   });
 
   it('reports auth and rpc on a stream, in the head', async () => {
-    const res = await fetch(`${base}/vendor/claude/v1/messages`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(message(true)) });
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(message(true)),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('server-timing')).toMatch(TIMING);
     expect(await res.text()).toContain('message_stop');
@@ -61,10 +85,15 @@ describe('gateway Server-Timing and verified tokens', () => {
     expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${token}` })).status).toBe(200);
     const [header, payload, signature] = token.split('.');
     const otherSignature = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
-    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${payload}.${otherSignature}` })).status).toBe(401);
+    expect(
+      (await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${payload}.${otherSignature}` }))
+        .status,
+    ).toBe(401);
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const widened = Buffer.from(JSON.stringify({ ...claims, roles: ['admin'] })).toString('base64url');
-    expect((await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${widened}.${signature}` })).status).toBe(401);
+    expect(
+      (await http(base, 'GET', '/backend/v1/providers', { auth: `Bearer ${header}.${widened}.${signature}` })).status,
+    ).toBe(401);
   });
 
   it('stops accepting a remembered token once it expires', async () => {

@@ -59,7 +59,10 @@ describe('token API through the gateway', () => {
       ['an unknown scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
       ['a token signed by another key', `Bearer ${foreignToken()}`],
       ['an expired token', `Bearer ${signDevToken({ tenant: 'acme', roles: ['admin'], expiresInSeconds: -10 })}`],
-      ['a token for another audience', `Bearer ${signDevToken({ tenant: 'acme', roles: ['admin'], audience: 'someone-else' })}`],
+      [
+        'a token for another audience',
+        `Bearer ${signDevToken({ tenant: 'acme', roles: ['admin'], audience: 'someone-else' })}`,
+      ],
       ['a token without roles', `Bearer ${jwt.sign({ tenant: 'acme' }, 'x')}`],
     ])('refuses %s', async (_what, auth) => {
       const res = await http(base, 'GET', TOKENS(), { auth });
@@ -84,7 +87,14 @@ describe('token API through the gateway', () => {
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        metadata: { name: 'edge-1', namespace: 'system', labels: { env: 'prod' }, annotations: {}, description: '', disable: false },
+        metadata: {
+          name: 'edge-1',
+          namespace: 'system',
+          labels: { env: 'prod' },
+          annotations: {},
+          description: '',
+          disable: false,
+        },
         system_metadata: {
           creation_timestamp: expect.stringMatching(RFC3339_FRACTION),
           creator_class: 'bastion-tokens',
@@ -99,7 +109,15 @@ describe('token API through the gateway', () => {
           tenant,
           uid: expect.stringMatching(UUID_V4),
         },
-        spec: { state: 'VALID', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 },
+        spec: {
+          state: 'VALID',
+          type: 'NORMAL',
+          content: '',
+          site_name: '',
+          expiration_timestamp: null,
+          max_registrations: null,
+          used_registrations: 0,
+        },
       });
     });
 
@@ -117,11 +135,17 @@ describe('token API through the gateway', () => {
     it('accepts spec.type and spec.site_name, enums by name or number, and echoes them', async () => {
       const tenant = uniqueTenant();
       const auth = bearer(tenant, 'member');
-      const byNumber = await http(base, 'POST', TOKENS(), { auth, body: { metadata: { name: 'j1' }, spec: { type: 1, site_name: 'site-a' } } });
+      const byNumber = await http(base, 'POST', TOKENS(), {
+        auth,
+        body: { metadata: { name: 'j1' }, spec: { type: 1, site_name: 'site-a' } },
+      });
       expect(byNumber.status).toBe(200);
       expect(byNumber.body.spec).toMatchObject({ state: 'VALID', type: 'JWT', site_name: 'site-a' });
       expect(byNumber.body.spec.content).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-      const byName = await http(base, 'POST', TOKENS(), { auth, body: { metadata: { name: 'j2' }, spec: { type: 'NORMAL' } } });
+      const byName = await http(base, 'POST', TOKENS(), {
+        auth,
+        body: { metadata: { name: 'j2' }, spec: { type: 'NORMAL' } },
+      });
       expect(byName.body.spec.type).toBe('NORMAL');
     });
 
@@ -153,7 +177,11 @@ describe('token API through the gateway', () => {
 
     it('refuses a body that is not JSON and a namespace that is not a DNS label', async () => {
       const auth = bearer(uniqueTenant(), 'admin');
-      const notJson = await http(base, 'POST', TOKENS(), { auth, rawBody: '{"metadata":', headers: { 'content-type': 'application/json' } });
+      const notJson = await http(base, 'POST', TOKENS(), {
+        auth,
+        rawBody: '{"metadata":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(notJson.status).toBe(400);
       expect(notJson.body).toEqual({ code: 3, details: [], message: 'request body is not valid JSON' });
       const badNs = await create(auth, 'x', {}, 'Bad_NS');
@@ -172,7 +200,8 @@ describe('token API through the gateway', () => {
     it('lists summaries sorted by name, with report fields only when asked', async () => {
       const tenant = uniqueTenant();
       const auth = bearer(tenant, 'member');
-      for (const name of ['charlie', 'alpha', 'bravo']) await create(auth, name, { labels: { env: name === 'alpha' ? 'dev' : 'prod' } });
+      for (const name of ['charlie', 'alpha', 'bravo'])
+        await create(auth, name, { labels: { env: name === 'alpha' ? 'dev' : 'prod' } });
       const plain = await http(base, 'GET', TOKENS(), { auth });
       expect(plain.status).toBe(200);
       expect(plain.body.errors).toEqual([]);
@@ -195,9 +224,21 @@ describe('token API through the gateway', () => {
       const full = await http(base, 'GET', `${TOKENS()}?report_fields&report_status_fields`, { auth });
       expect(full.body.items[0].metadata).toMatchObject({ name: 'alpha', labels: { env: 'dev' } });
       expect(full.body.items[0].system_metadata).toMatchObject({ tenant, uid: full.body.items[0].uid });
-      expect(full.body.items[0].get_spec).toEqual({ state: 'VALID', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 });
+      expect(full.body.items[0].get_spec).toEqual({
+        state: 'VALID',
+        type: 'NORMAL',
+        content: '',
+        site_name: '',
+        expiration_timestamp: null,
+        max_registrations: null,
+        used_registrations: 0,
+      });
       expect(full.body.items[0].status_set).toHaveLength(1);
-      expect(full.body.items[0].status_set[0].conditions[0]).toMatchObject({ type: 'Admission', status: 'True', reason: 'VALID' });
+      expect(full.body.items[0].status_set[0].conditions[0]).toMatchObject({
+        type: 'Admission',
+        status: 'True',
+        reason: 'VALID',
+      });
     });
 
     it.each([
@@ -220,7 +261,9 @@ describe('token API through the gateway', () => {
     });
 
     it('refuses a malformed selector with 400', async () => {
-      const res = await http(base, 'GET', `${TOKENS()}?label_filter=${encodeURIComponent('env in (a, b')}`, { auth: bearer(uniqueTenant(), 'viewer') });
+      const res = await http(base, 'GET', `${TOKENS()}?label_filter=${encodeURIComponent('env in (a, b')}`, {
+        auth: bearer(uniqueTenant(), 'viewer'),
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(3);
       expect(res.body.message).toMatch(/^invalid label_filter/);
@@ -253,16 +296,38 @@ describe('token API through the gateway', () => {
       const res = await http(base, 'GET', `${TOKENS()}/g1?response_format=${format}`, { auth });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(
-        ['create_form', 'deleted_referred_objects', 'disabled_referred_objects', 'metadata', 'referring_objects', 'replace_form', 'spec', 'status', 'system_metadata'].sort(),
+        [
+          'create_form',
+          'deleted_referred_objects',
+          'disabled_referred_objects',
+          'metadata',
+          'referring_objects',
+          'replace_form',
+          'spec',
+          'status',
+          'system_metadata',
+        ].sort(),
       );
-      expect(res.body.metadata).toEqual({ name: 'g1', namespace: 'system', labels: { a: 'b' }, annotations: {}, description: 'd', disable: false });
+      expect(res.body.metadata).toEqual({
+        name: 'g1',
+        namespace: 'system',
+        labels: { a: 'b' },
+        annotations: {},
+        description: 'd',
+        disable: false,
+      });
       expect(res.body.spec.state).toBe('VALID');
       expect(res.body.create_form).toEqual(
         filled === 'create_form'
-          ? { metadata: res.body.metadata, spec: { type: 'NORMAL', site_name: '', expiration_timestamp: null, max_registrations: null } }
+          ? {
+              metadata: res.body.metadata,
+              spec: { type: 'NORMAL', site_name: '', expiration_timestamp: null, max_registrations: null },
+            }
           : null,
       );
-      expect(res.body.replace_form).toEqual(filled === 'replace_form' ? { metadata: res.body.metadata, spec: {} } : null);
+      expect(res.body.replace_form).toEqual(
+        filled === 'replace_form' ? { metadata: res.body.metadata, spec: {} } : null,
+      );
       expect(res.body.status).toHaveLength(filled === 'status' ? 1 : 0);
       expect(res.body.referring_objects).toEqual([]);
       expect(res.body.deleted_referred_objects).toEqual([]);
@@ -276,14 +341,18 @@ describe('token API through the gateway', () => {
       expect(res.status).toBe(400);
     });
 
-    it('answers 404 in the API words for a missing token and for another tenant\'s', async () => {
+    it("answers 404 in the API words for a missing token and for another tenant's", async () => {
       const owner = bearer(uniqueTenant(), 'member');
       await create(owner, 'mine');
       for (const auth of [owner, bearer(uniqueTenant(), 'admin')]) {
         const name = auth === owner ? 'absent' : 'mine';
         const res = await http(base, 'GET', `${TOKENS()}/${name}`, { auth });
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ code: 5, details: [], message: `ves.io.schema.token.Object: ${name} does not exist in namespace system` });
+        expect(res.body).toEqual({
+          code: 5,
+          details: [],
+          message: `ves.io.schema.token.Object: ${name} does not exist in namespace system`,
+        });
       }
     });
   });
@@ -294,12 +363,22 @@ describe('token API through the gateway', () => {
       const created = await create(auth, 'r1', { labels: { a: '1' }, description: 'old' });
       const res = await http(base, 'PUT', `${TOKENS()}/r1`, {
         auth,
-        body: { metadata: { name: 'r1', labels: { b: '2' }, annotations: { note: 'x' }, description: 'new', disable: true }, spec: {} },
+        body: {
+          metadata: { name: 'r1', labels: { b: '2' }, annotations: { note: 'x' }, description: 'new', disable: true },
+          spec: {},
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({});
       const got = await http(base, 'GET', `${TOKENS()}/r1`, { auth });
-      expect(got.body.metadata).toEqual({ name: 'r1', namespace: 'system', labels: { b: '2' }, annotations: { note: 'x' }, description: 'new', disable: true });
+      expect(got.body.metadata).toEqual({
+        name: 'r1',
+        namespace: 'system',
+        labels: { b: '2' },
+        annotations: { note: 'x' },
+        description: 'new',
+        disable: true,
+      });
       expect(got.body.system_metadata.uid).toBe(created.body.system_metadata.uid);
       expect(got.body.system_metadata.modification_timestamp).toMatch(RFC3339_FRACTION);
       expect(got.body.spec.state).toBe('VALID');
@@ -309,9 +388,15 @@ describe('token API through the gateway', () => {
       const owner = bearer(uniqueTenant(), 'member');
       await create(owner, 'r2');
       const body = { metadata: { name: 'r2' }, spec: {} };
-      expect((await http(base, 'PUT', `${TOKENS()}/absent`, { auth: owner, body: { metadata: { name: 'absent' } } })).status).toBe(404);
-      expect((await http(base, 'PUT', `${TOKENS()}/r2`, { auth: bearer(uniqueTenant(), 'admin'), body })).status).toBe(404);
-      expect((await http(base, 'PUT', `${TOKENS()}/r2`, { auth: owner.replace(/.*/, bearer('x', 'viewer')), body })).status).toBe(403);
+      expect(
+        (await http(base, 'PUT', `${TOKENS()}/absent`, { auth: owner, body: { metadata: { name: 'absent' } } })).status,
+      ).toBe(404);
+      expect((await http(base, 'PUT', `${TOKENS()}/r2`, { auth: bearer(uniqueTenant(), 'admin'), body })).status).toBe(
+        404,
+      );
+      expect(
+        (await http(base, 'PUT', `${TOKENS()}/r2`, { auth: owner.replace(/.*/, bearer('x', 'viewer')), body })).status,
+      ).toBe(403);
     });
   });
 
@@ -320,12 +405,40 @@ describe('token API through the gateway', () => {
       const tenant = uniqueTenant();
       const auth = bearer(tenant, 'admin');
       const created = await create(auth, 's1');
-      const res = await http(base, 'POST', `${TOKENS()}/s1/state`, { auth, body: { name: 's1', namespace: 'system', state: 'EXPIRED' } });
+      const res = await http(base, 'POST', `${TOKENS()}/s1/state`, {
+        auth,
+        body: { name: 's1', namespace: 'system', state: 'EXPIRED' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body.obj.metadata).toMatchObject({ name: 's1', namespace: 'system', uid: created.body.system_metadata.uid });
-      expect(res.body.obj.spec).toEqual({ gc_spec: { state: 'EXPIRED', type: 'NORMAL', content: '', site_name: '', expiration_timestamp: null, max_registrations: null, used_registrations: 0 } });
-      expect(res.body.obj.system_metadata).toMatchObject({ tenant, sre_disable: false, vtrp_stale: false, namespace: [], creator_cookie: '' });
-      for (const [state, name] of [[1, 'VALID'], [0, 'UNKNOWN'], ['EXPIRED', 'EXPIRED'], ['VALID', 'VALID']] as const) {
+      expect(res.body.obj.metadata).toMatchObject({
+        name: 's1',
+        namespace: 'system',
+        uid: created.body.system_metadata.uid,
+      });
+      expect(res.body.obj.spec).toEqual({
+        gc_spec: {
+          state: 'EXPIRED',
+          type: 'NORMAL',
+          content: '',
+          site_name: '',
+          expiration_timestamp: null,
+          max_registrations: null,
+          used_registrations: 0,
+        },
+      });
+      expect(res.body.obj.system_metadata).toMatchObject({
+        tenant,
+        sre_disable: false,
+        vtrp_stale: false,
+        namespace: [],
+        creator_cookie: '',
+      });
+      for (const [state, name] of [
+        [1, 'VALID'],
+        [0, 'UNKNOWN'],
+        ['EXPIRED', 'EXPIRED'],
+        ['VALID', 'VALID'],
+      ] as const) {
         const r = await http(base, 'POST', `${TOKENS()}/s1/state`, { auth, body: { state } });
         expect(r.body.obj.spec.gc_spec.state).toBe(name);
         expect((await http(base, 'GET', `${TOKENS()}/s1`, { auth })).body.spec.state).toBe(name);
@@ -336,8 +449,22 @@ describe('token API through the gateway', () => {
       const auth = bearer(uniqueTenant(), 'admin');
       await create(auth, 's2');
       expect((await http(base, 'POST', `${TOKENS()}/s2/state`, { auth, body: { state: 2 } })).status).toBe(400);
-      expect((await http(base, 'POST', `${TOKENS()}/s2/state`, { auth: bearer('other', 'member'), body: { state: 'VALID' } })).status).toBe(403);
-      expect((await http(base, 'POST', `${TOKENS()}/s2/state`, { auth: bearer(uniqueTenant(), 'admin'), body: { state: 'VALID' } })).status).toBe(404);
+      expect(
+        (
+          await http(base, 'POST', `${TOKENS()}/s2/state`, {
+            auth: bearer('other', 'member'),
+            body: { state: 'VALID' },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await http(base, 'POST', `${TOKENS()}/s2/state`, {
+            auth: bearer(uniqueTenant(), 'admin'),
+            body: { state: 'VALID' },
+          })
+        ).status,
+      ).toBe(404);
     });
 
     it('publishes tokens.token.state-changed.v1 on JetStream within a second', async () => {
@@ -357,7 +484,14 @@ describe('token API through the gateway', () => {
       try {
         await http(base, 'POST', `${TOKENS()}/ev1/state`, { auth, body: { state: 'EXPIRED' } });
         const event = await waitFor(() => seen[0], 10_000, 'the state-changed event');
-        expect(event).toMatchObject({ tenant, namespace: 'system', name: 'ev1', state: 'EXPIRED', previousState: 'VALID', disable: false });
+        expect(event).toMatchObject({
+          tenant,
+          namespace: 'system',
+          name: 'ev1',
+          state: 'EXPIRED',
+          previousState: 'VALID',
+          disable: false,
+        });
       } finally {
         await consumer.stop();
       }
@@ -407,7 +541,10 @@ describe('token API through the gateway', () => {
       const plain = await http(base, 'DELETE', `${TOKENS()}/d1`, { auth });
       expect(plain.status).toBe(200);
       expect(plain.body).toEqual({});
-      const referred = await http(base, 'DELETE', `${TOKENS()}/d2`, { auth, body: { fail_if_referred: true, name: 'd2', namespace: 'system' } });
+      const referred = await http(base, 'DELETE', `${TOKENS()}/d2`, {
+        auth,
+        body: { fail_if_referred: true, name: 'd2', namespace: 'system' },
+      });
       expect(referred.status).toBe(200);
       const again = await http(base, 'DELETE', `${TOKENS()}/d1`, { auth });
       expect(again.status).toBe(404);
@@ -418,7 +555,9 @@ describe('token API through the gateway', () => {
       const tenant = uniqueTenant();
       await create(bearer(tenant, 'admin'), 'd3');
       expect((await http(base, 'DELETE', `${TOKENS()}/d3`, { auth: bearer(tenant, 'member') })).status).toBe(403);
-      expect((await http(base, 'DELETE', `${TOKENS()}/d3`, { auth: bearer(uniqueTenant(), 'admin') })).status).toBe(404);
+      expect((await http(base, 'DELETE', `${TOKENS()}/d3`, { auth: bearer(uniqueTenant(), 'admin') })).status).toBe(
+        404,
+      );
       expect((await http(base, 'GET', `${TOKENS()}/d3`, { auth: bearer(tenant, 'viewer') })).status).toBe(200);
     });
   });
@@ -426,10 +565,18 @@ describe('token API through the gateway', () => {
   describe('plumbing', () => {
     it('carries x-request-id to the response and into the service logs', async () => {
       const requestId = `e2e-${randomUUID()}`;
-      const res = await http(base, 'GET', TOKENS(), { auth: bearer(uniqueTenant(), 'viewer'), headers: { 'x-request-id': requestId } });
+      const res = await http(base, 'GET', TOKENS(), {
+        auth: bearer(uniqueTenant(), 'viewer'),
+        headers: { 'x-request-id': requestId },
+      });
       expect(res.headers.get('x-request-id')).toBe(requestId);
       const line = await waitFor(() => serviceLog.find((l) => l.includes(requestId)), 2000, 'the service log line');
-      expect(JSON.parse(line)).toMatchObject({ service: 'tokens', requestId, subject: 'tokens.token.list.v1', msg: 'handled' });
+      expect(JSON.parse(line)).toMatchObject({
+        service: 'tokens',
+        requestId,
+        subject: 'tokens.token.list.v1',
+        msg: 'handled',
+      });
     });
 
     it('answers unknown routes with 404 in the token error format', async () => {
@@ -442,7 +589,10 @@ describe('token API through the gateway', () => {
       const doc = await http(base, 'GET', '/openapi.json');
       expect(doc.status).toBe(200);
       expect(Object.keys(doc.body.paths)).toEqual(
-        expect.arrayContaining(['/api/register/namespaces/{namespace}/tokens', '/api/register/namespaces/{namespace}/tokens/{name}/state']),
+        expect.arrayContaining([
+          '/api/register/namespaces/{namespace}/tokens',
+          '/api/register/namespaces/{namespace}/tokens/{name}/state',
+        ]),
       );
       expect(doc.body.components.schemas.CreateTokenRequest).toBeDefined();
       const ui = await http(base, 'GET', '/docs');
@@ -459,5 +609,10 @@ describe('token API through the gateway', () => {
 
 function foreignToken(): string {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  return jwt.sign({ tenant: 'acme', roles: ['admin'] }, privateKey, { algorithm: 'ES256', issuer: 'bastion-dev', audience: 'bastion', subject: 'x' });
+  return jwt.sign({ tenant: 'acme', roles: ['admin'] }, privateKey, {
+    algorithm: 'ES256',
+    issuer: 'bastion-dev',
+    audience: 'bastion',
+    subject: 'x',
+  });
 }

@@ -34,22 +34,29 @@ describe('tracing across gateway -> NATS -> service', () => {
 
   /** The three spans of one request, once the gateway's (the last to end) is there. */
   const requestSpans = (method: string, route: string, subject: string) =>
-    waitFor(() => {
-      const all = spans.spans();
-      const server = all.find((s) => s.name === `${method} ${route}`);
-      if (!server) return undefined;
-      const trace = all.filter((s) => s.spanContext().traceId === server.spanContext().traceId);
-      return {
-        trace,
-        server,
-        client: one(trace, `${subject} send`),
-        service: one(trace, `${subject} process`),
-      };
-    }, 5000, `the spans of ${method} ${route}`);
+    waitFor(
+      () => {
+        const all = spans.spans();
+        const server = all.find((s) => s.name === `${method} ${route}`);
+        if (!server) return undefined;
+        const trace = all.filter((s) => s.spanContext().traceId === server.spanContext().traceId);
+        return {
+          trace,
+          server,
+          client: one(trace, `${subject} send`),
+          service: one(trace, `${subject} process`),
+        };
+      },
+      5000,
+      `the spans of ${method} ${route}`,
+    );
 
   it('creates one trace with correct parent links', async () => {
     const auth = bearer(uniqueTenant(), 'admin');
-    const res = await http(base, 'POST', TOKENS, { auth, body: { metadata: { name: 'traced', namespace: 'system' }, spec: {} } });
+    const res = await http(base, 'POST', TOKENS, {
+      auth,
+      body: { metadata: { name: 'traced', namespace: 'system' }, spec: {} },
+    });
     expect(res.status).toBe(200);
 
     const { trace, server, client, service } = await requestSpans('POST', ROUTE, TokenSubjects.create);
@@ -67,12 +74,18 @@ describe('tracing across gateway -> NATS -> service', () => {
 
     expect(client.kind).toBe(SpanKind.CLIENT);
     expect(client.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
-    expect(client.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': TokenSubjects.create });
+    expect(client.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.destination.name': TokenSubjects.create,
+    });
 
     expect(service.kind).toBe(SpanKind.SERVER);
     expect(service.parentSpanContext?.spanId).toBe(client.spanContext().spanId);
     expect(service.parentSpanContext?.isRemote).toBe(true); // it came through the NATS headers
-    expect(service.attributes).toMatchObject({ 'messaging.system': 'nats', 'messaging.destination.name': TokenSubjects.create });
+    expect(service.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.destination.name': TokenSubjects.create,
+    });
   });
 
   it('continues the caller trace from its traceparent, and names the domain error of a failure', async () => {
@@ -115,6 +128,7 @@ describe('tracing across gateway -> NATS -> service', () => {
 
 function one(spans: ReadableSpan[], name: string): ReadableSpan {
   const found = spans.filter((s) => s.name === name);
-  if (found.length !== 1) throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`expected one span named ${name}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
   return found[0];
 }

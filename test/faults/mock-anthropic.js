@@ -15,7 +15,14 @@ const server = createServer((req, res) => {
       return;
     }
     const text = 'The quarterly figures look steady and the board meeting is on Thursday.';
-    const message = { id: 'msg_fault', type: 'message', role: 'assistant', model: body.model, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 14 } };
+    const message = {
+      id: 'msg_fault',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      stop_sequence: null,
+      usage: { input_tokens: 9, output_tokens: 14 },
+    };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ...message, content: [{ type: 'text', text }], stop_reason: 'end_turn' }));
@@ -25,9 +32,19 @@ const server = createServer((req, res) => {
     const events = [
       ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-      ...parts.map((t) => ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }]),
+      ...parts.map((t) => [
+        'content_block_delta',
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
+      ]),
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 14 } }],
+      [
+        'message_delta',
+        {
+          type: 'message_delta',
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: 14 },
+        },
+      ],
       ['message_stop', { type: 'message_stop' }],
     ];
     const gap = body.model === 'slow' ? Math.round(3000 / events.length) : 0;

@@ -21,7 +21,11 @@ const { devNatsPasswords, natsServerAuthorization } = require('../../libs/messag
 const ROOT = path.join(__dirname, '..', '..');
 const { values: opts } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { only: { type: 'string' }, rate: { type: 'string', default: '12' }, keep: { type: 'boolean', default: false } },
+  options: {
+    only: { type: 'string' },
+    rate: { type: 'string', default: '12' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const PROXY_RATE = Number(opts.rate);
 const REGISTRATION_RATE = 4;
@@ -54,7 +58,11 @@ function pgBin() {
 
 /** Runs a Postgres binary as the `postgres` user when we are root (Postgres refuses root). */
 function asPostgres(bin, args) {
-  if (process.getuid && process.getuid() === 0) return execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (process.getuid && process.getuid() === 0)
+    return execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   return execFileSync(bin, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -69,10 +77,29 @@ class Postgres {
     fs.mkdirSync(this.dir);
     if (process.getuid && process.getuid() === 0) execFileSync('chown', ['-R', 'postgres', work]);
     fs.chmodSync(work, 0o755);
-    asPostgres(path.join(this.bin, 'initdb'), ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+    asPostgres(path.join(this.bin, 'initdb'), [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+    ]);
   }
   start() {
-    asPostgres(path.join(this.bin, 'pg_ctl'), ['-D', path.join(this.dir, 'data'), '-l', this.log, '-w', '-t', '30', '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    asPostgres(path.join(this.bin, 'pg_ctl'), [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-l',
+      this.log,
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   }
   /** A crash: `immediate` stops without a checkpoint, as a killed server would. */
   crash() {
@@ -100,7 +127,11 @@ class Nats {
     fs.mkdirSync(this.dir, { recursive: true });
     const config = path.join(this.dir, 'auth.conf');
     fs.writeFileSync(config, natsServerAuthorization(devNatsPasswords()));
-    this.child = spawn('nats-server', ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.dir], { stdio: ['ignore', 'ignore', fs.openSync(path.join(logDir, 'nats.log'), 'a')] });
+    this.child = spawn(
+      'nats-server',
+      ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.dir],
+      { stdio: ['ignore', 'ignore', fs.openSync(path.join(logDir, 'nats.log'), 'a')] },
+    );
     for (let i = 0; i < 100; i++) {
       if (await canConnect(this.port)) return;
       await sleep(50);
@@ -137,7 +168,10 @@ class Service {
   }
   start() {
     const log = fs.openSync(path.join(logDir, `${this.name}.log`), 'a');
-    const child = spawn(process.execPath, [path.join(ROOT, 'apps', this.name, 'dist', 'main.js')], { env: { ...process.env, ...this.env }, stdio: ['ignore', log, log] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'apps', this.name, 'dist', 'main.js')], {
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', log, log],
+    });
     child.on('exit', (code, signal) => {
       if (!child.expectedExit) {
         this.unexpectedExits++;
@@ -152,10 +186,15 @@ class Service {
     const child = this.child;
     child.expectedExit = true;
     child.kill(sig);
-    return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+    return new Promise((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
   }
   async ready(timeoutMs = 120_000) {
-    const url = this.name === 'gateway' ? `http://127.0.0.1:${this.env.GATEWAY_PORT}/readyz?self` : `http://127.0.0.1:${this.env.HEALTH_PORT}/readyz`;
+    const url =
+      this.name === 'gateway'
+        ? `http://127.0.0.1:${this.env.GATEWAY_PORT}/readyz?self`
+        : `http://127.0.0.1:${this.env.HEALTH_PORT}/readyz`;
     const started = now();
     while (now() - started < timeoutMs) {
       try {
@@ -204,14 +243,23 @@ class Load {
     const r = { scenario: this.scenario, kind, start: now(), status: 0, ok: false, hung: false, cut: false };
     this.results.push(r);
     const stream = kind !== 'json';
-    const body = { model: kind === 'slow-stream' ? 'slow' : 'claude-fault', max_tokens: 64, stream, messages: [{ role: 'user', content: 'How did the quarter go?' }] };
+    const body = {
+      model: kind === 'slow-stream' ? 'slow' : 'claude-fault',
+      max_tokens: 64,
+      stream,
+      messages: [{ role: 'user', content: 'How did the quarter go?' }],
+    };
     // A client gives up after 20 s: anything still open then hung.
     const abort = new AbortController();
     const timer = setTimeout(() => ((r.hung = true), abort.abort()), 20_000);
     try {
       const res = await fetch(`${this.base}/vendor/fault-claude/v1/messages`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': this.tokens.project, 'anthropic-version': '2023-06-01' },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': this.tokens.project,
+          'anthropic-version': '2023-06-01',
+        },
         body: JSON.stringify(body),
         signal: abort.signal,
       });
@@ -220,7 +268,8 @@ class Load {
       r.retryAfter = res.headers.get('retry-after');
       const text = await res.text();
       if (res.status >= 300) r.errorBody = text.slice(0, 200);
-      r.ok = res.status === 200 && (!stream || (text.includes('event: message_stop') && !text.includes('event: error')));
+      r.ok =
+        res.status === 200 && (!stream || (text.includes('event: message_stop') && !text.includes('event: error')));
       r.cut = stream && res.status === 200 && !r.ok;
     } catch (err) {
       r.error = err.cause?.code ?? err.name;
@@ -239,8 +288,17 @@ class Load {
     try {
       const res = await fetch(`${this.base}/api/register/registerBootstrap`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` },
-        body: JSON.stringify({ metadata: { name }, spec: { token: this.tokens.site, passport: { cluster_name: 'site-fault', cluster_size: 1, latitude: 48.85, longitude: 2.35 } } }),
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+        },
+        body: JSON.stringify({
+          metadata: { name },
+          spec: {
+            token: this.tokens.site,
+            passport: { cluster_name: 'site-fault', cluster_size: 1, latitude: 48.85, longitude: 2.35 },
+          },
+        }),
         signal: abort.signal,
       });
       r.status = res.status;
@@ -259,7 +317,11 @@ class Load {
 }
 
 async function api(base, method, route, auth, payload) {
-  const res = await fetch(`${base}${route}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: payload === undefined ? undefined : JSON.stringify(payload) });
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: payload === undefined ? undefined : JSON.stringify(payload),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : null;
@@ -279,7 +341,10 @@ async function setup(base, mockUrl) {
   const project = await api(base, 'POST', '/backend/v1/projects', admin, { name: 'faults' });
   const id = project.id ?? project.project.id;
   await api(base, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
-  const site = await api(base, 'POST', '/api/register/namespaces/system/tokens', admin, { metadata: { name: 'fleet' }, spec: {} });
+  const site = await api(base, 'POST', '/api/register/namespaces/system/tokens', admin, {
+    metadata: { name: 'fleet' },
+    spec: {},
+  });
   return { project: signDevToken({ tenant, roles: ['member'], project: id }), site: site.system_metadata.uid };
 }
 
@@ -300,7 +365,13 @@ async function query(url, sql, params) {
 async function missingPrompts(dbUrl, ids, waitMs) {
   const deadline = now() + waitMs;
   for (;;) {
-    const rows = ids.length ? await query(dbUrl, 'SELECT id::text AS id, count(*)::int AS n FROM prompts.prompts WHERE id = ANY($1::uuid[]) GROUP BY id', [ids]) : [];
+    const rows = ids.length
+      ? await query(
+          dbUrl,
+          'SELECT id::text AS id, count(*)::int AS n FROM prompts.prompts WHERE id = ANY($1::uuid[]) GROUP BY id',
+          [ids],
+        )
+      : [];
     const found = new Map(rows.map((r) => [r.id, r.n]));
     const missing = ids.filter((id) => !found.has(id));
     const duplicates = rows.filter((r) => r.n > 1).length;
@@ -313,8 +384,20 @@ async function missingRegistrations(dbUrl, regs) {
   if (regs.length === 0) return 0;
   const uids = regs.map((r) => r.uid);
   const names = regs.map((r) => r.name);
-  const stored = new Set((await query(dbUrl, 'SELECT uid::text AS uid FROM tokens.registrations WHERE uid = ANY($1::uuid[])', [uids])).map((r) => r.uid));
-  const audited = new Set((await query(dbUrl, "SELECT node_name FROM tokens.admission_attempts WHERE outcome = 'ADMITTED' AND node_name = ANY($1)", [names])).map((r) => r.node_name));
+  const stored = new Set(
+    (await query(dbUrl, 'SELECT uid::text AS uid FROM tokens.registrations WHERE uid = ANY($1::uuid[])', [uids])).map(
+      (r) => r.uid,
+    ),
+  );
+  const audited = new Set(
+    (
+      await query(
+        dbUrl,
+        "SELECT node_name FROM tokens.admission_attempts WHERE outcome = 'ADMITTED' AND node_name = ANY($1)",
+        [names],
+      )
+    ).map((r) => r.node_name),
+  );
   return regs.filter((r) => !stored.has(r.uid) || !audited.has(r.name)).length;
 }
 
@@ -330,7 +413,10 @@ function recovery(results, removedAt) {
     if (!r.ok) lastFailure = i;
   });
   const steady = lastFailure === -1 ? removedAt : after[lastFailure + 1]?.start;
-  return { first: first ? Math.max(0, first.start - removedAt) : Infinity, steady: steady === undefined ? Infinity : Math.max(0, steady - removedAt) };
+  return {
+    first: first ? Math.max(0, first.start - removedAt) : Infinity,
+    steady: steady === undefined ? Infinity : Math.max(0, steady - removedAt),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,9 +446,14 @@ async function main() {
     pg.start();
     await query(pg.url(), 'CREATE DATABASE bastion_faults');
     const dbUrl = pg.url('bastion_faults');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'db-migrate.js')], { env: { ...process.env, DATABASE_URL: dbUrl }, stdio: 'ignore' });
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'db-migrate.js')], {
+      env: { ...process.env, DATABASE_URL: dbUrl },
+      stdio: 'ignore',
+    });
     await nats.start();
-    mock = spawn(process.execPath, [path.join(__dirname, 'mock-anthropic.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    mock = spawn(process.execPath, [path.join(__dirname, 'mock-anthropic.js')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const mockUrl = await new Promise((resolve) => mock.stdout.once('data', (d) => resolve(String(d).trim())));
 
     const common = {
@@ -406,11 +497,26 @@ async function main() {
       { name: 'NATS down 10 s', hold: 10_000, inject: () => nats.kill(), remove: () => nats.start() },
       { name: 'NATS down 60 s', hold: 60_000, inject: () => nats.kill(), remove: () => nats.start() },
       { name: 'Postgres crash 10 s', hold: 10_000, inject: () => pg.crash(), remove: () => pg.start() },
-      { name: 'message-proxy SIGKILL', hold: 0, inject: () => services['message-proxy'].signal('SIGKILL'), remove: () => restart('message-proxy') },
+      {
+        name: 'message-proxy SIGKILL',
+        hold: 0,
+        inject: () => services['message-proxy'].signal('SIGKILL'),
+        remove: () => restart('message-proxy'),
+      },
       { name: 'message-proxy SIGTERM', hold: 0, rolling: 'message-proxy' },
-      { name: 'tokens SIGKILL', hold: 0, inject: () => services.tokens.signal('SIGKILL'), remove: () => restart('tokens') },
+      {
+        name: 'tokens SIGKILL',
+        hold: 0,
+        inject: () => services.tokens.signal('SIGKILL'),
+        remove: () => restart('tokens'),
+      },
       { name: 'tokens SIGTERM', hold: 0, rolling: 'tokens' },
-      { name: 'prompts SIGKILL', hold: 0, inject: () => services.prompts.signal('SIGKILL'), remove: () => restart('prompts') },
+      {
+        name: 'prompts SIGKILL',
+        hold: 0,
+        inject: () => services.prompts.signal('SIGKILL'),
+        remove: () => restart('prompts'),
+      },
       {
         name: 'gateway SIGTERM',
         hold: 0,
@@ -458,7 +564,11 @@ async function main() {
       const answered = proxied.filter((r) => r.ok && r.promptId);
       const regs = mine.filter((r) => r.kind === 'registration' && r.ok && r.uid);
       await services.prompts.ready(30_000).catch(() => undefined);
-      const prompts = await missingPrompts(dbUrl, answered.map((r) => r.promptId), 20_000);
+      const prompts = await missingPrompts(
+        dbUrl,
+        answered.map((r) => r.promptId),
+        20_000,
+      );
       const rec = recovery(mine, removedAt);
       const unexpected = SERVICES.filter((n) => services[n].unexpectedExits > exitsBefore[n]);
       const row = {
@@ -480,22 +590,76 @@ async function main() {
         steady: rec.steady,
         exits: unexpected.join(' ') || '-',
       };
-      row.pass = row.hung === 0 && row.noRecord === 0 && row.duplicates === 0 && row.regMissing === 0 && row.s500 === 0 && row.steady <= RECOVERY_BAR_MS && unexpected.length === 0;
+      row.pass =
+        row.hung === 0 &&
+        row.noRecord === 0 &&
+        row.duplicates === 0 &&
+        row.regMissing === 0 &&
+        row.s500 === 0 &&
+        row.steady <= RECOVERY_BAR_MS &&
+        unexpected.length === 0;
       rows.push(row);
-      if (row.s500 > 0) console.log('\n  500s:', mine.filter((r) => r.status === 500).slice(0, 3).map((r) => `${r.kind} ${r.errorBody}`));
+      if (row.s500 > 0)
+        console.log(
+          '\n  500s:',
+          mine
+            .filter((r) => r.status === 500)
+            .slice(0, 3)
+            .map((r) => `${r.kind} ${r.errorBody}`),
+        );
       console.log(row.pass ? 'ok' : 'FAILED');
       if (services.gateway.draining) await services.gateway.draining;
     }
 
     const sec = (ms) => (Number.isFinite(ms) ? (ms / 1000).toFixed(1) : 'never');
-    const header = ['scenario', 'reqs', '2xx ok', '503', '503 no R-A', '504', '500', 'refused', 'hung', 'cut streams', '2xx w/o record', 'dup records', 'reg 200', 'reg missing', 'first ok s', 'steady s', 'exits', 'pass'];
-    const table = rows.map((r) => [r.scenario, r.requests, r.ok, r.s503, r.s503NoRetry, r.s504, r.s500, r.refused, r.hung, r.cut, r.noRecord, r.duplicates, r.regOk, r.regMissing, sec(r.first), sec(r.steady), r.exits, r.pass ? 'yes' : 'NO']);
+    const header = [
+      'scenario',
+      'reqs',
+      '2xx ok',
+      '503',
+      '503 no R-A',
+      '504',
+      '500',
+      'refused',
+      'hung',
+      'cut streams',
+      '2xx w/o record',
+      'dup records',
+      'reg 200',
+      'reg missing',
+      'first ok s',
+      'steady s',
+      'exits',
+      'pass',
+    ];
+    const table = rows.map((r) => [
+      r.scenario,
+      r.requests,
+      r.ok,
+      r.s503,
+      r.s503NoRetry,
+      r.s504,
+      r.s500,
+      r.refused,
+      r.hung,
+      r.cut,
+      r.noRecord,
+      r.duplicates,
+      r.regOk,
+      r.regMissing,
+      sec(r.first),
+      sec(r.steady),
+      r.exits,
+      r.pass ? 'yes' : 'NO',
+    ]);
     console.log('');
     console.log(`| ${header.join(' | ')} |`);
     console.log(`|${header.map(() => '---').join('|')}|`);
     for (const t of table) console.log(`| ${t.join(' | ')} |`);
     console.log('');
-    console.log(`load: ${PROXY_RATE} proxy requests/s (JSON, fast streams, 3 s streams) + ${REGISTRATION_RATE} site registrations/s; bar: 0 hung, 0 2xx without record, 0 duplicates, 0 registrations missing, 0 500s, steady success <= ${RECOVERY_BAR_MS / 1000} s after removal, no unexpected exits`);
+    console.log(
+      `load: ${PROXY_RATE} proxy requests/s (JSON, fast streams, 3 s streams) + ${REGISTRATION_RATE} site registrations/s; bar: 0 hung, 0 2xx without record, 0 duplicates, 0 registrations missing, 0 500s, steady success <= ${RECOVERY_BAR_MS / 1000} s after removal, no unexpected exits`,
+    );
     const failed = rows.filter((r) => !r.pass);
     if (failed.length) {
       console.log(`FAILED: ${failed.map((r) => r.scenario).join(', ')} (service logs: ${logDir})`);

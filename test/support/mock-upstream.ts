@@ -16,7 +16,9 @@ export class MockUpstream {
   readonly requests: RecordedRequest[] = [];
   private server?: Server;
   /** Lets a test replace the answer of the next requests. */
-  answer?: (req: RecordedRequest) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | undefined;
+  answer?: (
+    req: RecordedRequest,
+  ) => { status: number; body: string; headers?: Record<string, string>; delayMs?: number } | undefined;
 
   get url(): string {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -27,9 +29,15 @@ export class MockUpstream {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const rec: RecordedRequest = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.requests.push(rec);
-        if (rec.url.startsWith('/v1/messages')) return void setTimeout(() => this.anthropic(rec, res), this.answerDelayMs);
+        if (rec.url.startsWith('/v1/messages'))
+          return void setTimeout(() => this.anthropic(rec, res), this.answerDelayMs);
         const custom = this.answer?.(rec);
         const reply = custom ?? this.defaultAnswer(rec);
         setTimeout(() => {
@@ -71,11 +79,23 @@ export class MockUpstream {
       res.end(this.raw.body);
       return;
     }
-    const body = JSON.parse(rec.body) as { model: string; stream?: boolean; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
+    const body = JSON.parse(rec.body) as {
+      model: string;
+      stream?: boolean;
+      messages: { role: string; content: string | { type: string; text?: string }[] }[];
+    };
     const last = [...body.messages].reverse().find((m) => m.role === 'user');
-    const userText = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((b) => b.text ?? '').join('');
+    const userText =
+      typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((b) => b.text ?? '').join('');
     const text = this.reply ? this.reply(userText) : `echo: ${userText}`;
-    const message = { id: 'msg_mock_1', type: 'message', role: 'assistant', model: body.model, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 5 } };
+    const message = {
+      id: 'msg_mock_1',
+      type: 'message',
+      role: 'assistant',
+      model: body.model,
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 5 },
+    };
     const content = this.blocks?.() ?? [{ type: 'text', text }];
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -87,7 +107,10 @@ export class MockUpstream {
       ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
       ['ping', { type: 'ping' }],
       ...content.flatMap((block, index) => streamedBlock(block, index)),
-      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }],
+      [
+        'message_delta',
+        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } },
+      ],
       ['message_stop', { type: 'message_stop' }],
     ];
     let i = 0;
@@ -107,13 +130,21 @@ export class MockUpstream {
   /** Pause before /v1/messages answers at all, headers included (ms), so tests can outlast a timeout. */
   answerDelayMs = 0;
 
-  private defaultAnswer(req: RecordedRequest): { status: number; body: string; headers?: Record<string, string>; delayMs?: number } {
+  private defaultAnswer(req: RecordedRequest): {
+    status: number;
+    body: string;
+    headers?: Record<string, string>;
+    delayMs?: number;
+  } {
     if (req.url.startsWith('/v1/chat/completions')) {
       if (req.headers.authorization !== 'Bearer sk-test-good-key-123456') {
         return { status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) };
       }
       const prompt = JSON.parse(req.body).messages?.at(-1)?.content ?? '';
-      return { status: 200, body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: `echo: ${prompt}` } }] }) };
+      return {
+        status: 200,
+        body: JSON.stringify({ choices: [{ message: { role: 'assistant', content: `echo: ${prompt}` } }] }),
+      };
     }
     if (req.url.startsWith('/slow')) return { status: 200, body: '{"output":"late"}', delayMs: 3000 };
     return { status: 404, body: JSON.stringify({ error: { message: `no route ${req.url}` } }) };
@@ -122,7 +153,10 @@ export class MockUpstream {
 
 /** One content block as Anthropic streams it: a start, deltas of 5 characters, a stop. */
 function streamedBlock(block: Record<string, unknown>, index: number): [string, unknown][] {
-  const delta = (d: Record<string, unknown>): [string, unknown] => ['content_block_delta', { type: 'content_block_delta', index, delta: d }];
+  const delta = (d: Record<string, unknown>): [string, unknown] => [
+    'content_block_delta',
+    { type: 'content_block_delta', index, delta: d },
+  ];
   let start: Record<string, unknown> = block;
   let deltas: [string, unknown][] = [];
   if (block.type === 'text') {
@@ -130,12 +164,19 @@ function streamedBlock(block: Record<string, unknown>, index: number): [string, 
     deltas = chunks(String(block.text), 5).map((t) => delta({ type: 'text_delta', text: t }));
   } else if (block.type === 'thinking') {
     start = { type: 'thinking', thinking: '' };
-    deltas = [...chunks(String(block.thinking), 5).map((t) => delta({ type: 'thinking_delta', thinking: t })), delta({ type: 'signature_delta', signature: 'sig' })];
+    deltas = [
+      ...chunks(String(block.thinking), 5).map((t) => delta({ type: 'thinking_delta', thinking: t })),
+      delta({ type: 'signature_delta', signature: 'sig' }),
+    ];
   } else if (block.type === 'tool_use') {
     start = { ...block, input: {} };
     deltas = chunks(JSON.stringify(block.input), 5).map((t) => delta({ type: 'input_json_delta', partial_json: t }));
   }
-  return [['content_block_start', { type: 'content_block_start', index, content_block: start }], ...deltas, ['content_block_stop', { type: 'content_block_stop', index }]];
+  return [
+    ['content_block_start', { type: 'content_block_start', index, content_block: start }],
+    ...deltas,
+    ['content_block_stop', { type: 'content_block_stop', index }],
+  ];
 }
 
 function chunks(text: string, size: number): string[] {

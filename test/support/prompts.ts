@@ -8,7 +8,15 @@ import { startTestService } from './stack';
 
 /** Starts one prompts-service instance on the test database and NATS (it starts storing records at once). */
 export function startPromptsService(env: Record<string, string> = {}): Promise<INestMicroservice> {
-  return startTestService({ service: 'prompts', queue: PROMPTS_QUEUE, config: PromptsConfig, module: (c, l, m) => PromptsModule.forRoot(c, l, m) }, env);
+  return startTestService(
+    {
+      service: 'prompts',
+      queue: PROMPTS_QUEUE,
+      config: PromptsConfig,
+      module: (c, l, m) => PromptsModule.forRoot(c, l, m),
+    },
+    env,
+  );
 }
 
 /** A finished prompt as the message proxy records it; override what a test cares about. */
@@ -60,8 +68,13 @@ export function promptRecord(tenant: string, over: Partial<PromptRecordedEvent> 
  * retried publish). `duplicate: true` gives each copy its own message id instead: the stream keeps
  * every copy, which is what a redelivery looks like to the store.
  */
-export async function publishRecords(nc: NatsConnection, records: PromptRecordedEvent[], options: { duplicate?: boolean } = {}): Promise<void> {
+export async function publishRecords(
+  nc: NatsConnection,
+  records: PromptRecordedEvent[],
+  options: { duplicate?: boolean } = {},
+): Promise<void> {
   await ensureStream(nc, PROXY_STREAM_SPEC);
   const publisher = new EventPublisher(nc);
-  for (const r of records) await publisher.publish(ProxyEventContracts.promptRecorded, r, options.duplicate ? randomUUID() : r.id);
+  for (const r of records)
+    await publisher.publish(ProxyEventContracts.promptRecorded, r, options.duplicate ? randomUUID() : r.id);
 }

@@ -5,5 +5,13 @@ import { startTestService } from './stack';
 
 /** Starts one message-proxy instance on the test NATS. */
 export function startProxyService(env: Record<string, string> = {}): Promise<INestMicroservice> {
-  return startTestService({ service: 'message-proxy', queue: PROXY_QUEUE, config: ProxyConfig, module: (c, l, m) => ProxyModule.forRoot(c, l, m) }, env);
+  return startTestService(
+    {
+      service: 'message-proxy',
+      queue: PROXY_QUEUE,
+      config: ProxyConfig,
+      module: (c, l, m) => ProxyModule.forRoot(c, l, m),
+    },
+    env,
+  );
 }

@@ -14,7 +14,9 @@ const STARTERS = {
 };
 
 /** Every service behind the gateway, as `pnpm start` runs them (but those named in `exclude`). */
-export async function startAllServices(options: { exclude?: (keyof typeof STARTERS)[] } = {}): Promise<INestMicroservice[]> {
+export async function startAllServices(
+  options: { exclude?: (keyof typeof STARTERS)[] } = {},
+): Promise<INestMicroservice[]> {
   const wanted = Object.entries(STARTERS).filter(([name]) => !options.exclude?.includes(name as keyof typeof STARTERS));
   return Promise.all(wanted.map(([, start]) => start()));
 }

@@ -11,7 +11,8 @@ import { TokensConfig, TokensModule } from '../../apps/tokens/src';
 export function testEnv(): { DATABASE_URL: string; NATS_URL: string } {
   const DATABASE_URL = process.env.TEST_DATABASE_URL;
   const NATS_URL = process.env.TEST_NATS_URL;
-  if (!DATABASE_URL || !NATS_URL) throw new Error('run through jest: global-setup sets TEST_DATABASE_URL and TEST_NATS_URL');
+  if (!DATABASE_URL || !NATS_URL)
+    throw new Error('run through jest: global-setup sets TEST_DATABASE_URL and TEST_NATS_URL');
   return { DATABASE_URL, NATS_URL };
 }
 
@@ -38,13 +39,26 @@ export async function startTestService<C extends PlatformConfig>(
 ): Promise<INestMicroservice> {
   const config = loadConfig(spec.config, { ...process.env, ...testEnv(), HEALTH_PORT: '0', ...env });
   const metrics = new PlatformMetrics(spec.service);
-  return startService(spec.module(config, logger, metrics), { queue: spec.queue, nats: natsLogin(config, spec.service), logger, metrics });
+  return startService(spec.module(config, logger, metrics), {
+    queue: spec.queue,
+    nats: natsLogin(config, spec.service),
+    logger,
+    metrics,
+  });
 }
 
 /** Starts one tokens-service instance. */
-export function startTokensService(logger = quietLogger('tokens'), env: Record<string, string> = {}): Promise<INestMicroservice> {
+export function startTokensService(
+  logger = quietLogger('tokens'),
+  env: Record<string, string> = {},
+): Promise<INestMicroservice> {
   return startTestService(
-    { service: 'tokens', queue: TOKENS_QUEUE, config: TokensConfig, module: (c, l, m) => TokensModule.forRoot(c, l, m) },
+    {
+      service: 'tokens',
+      queue: TOKENS_QUEUE,
+      config: TokensConfig,
+      module: (c, l, m) => TokensModule.forRoot(c, l, m),
+    },
     env,
     logger,
   );
@@ -55,7 +69,13 @@ export async function startGateway(
   logger = quietLogger('gateway'),
   env: Record<string, string> = {},
 ): Promise<{ app: INestApplication; url: string }> {
-  const config = loadConfig(GatewayConfig, { ...process.env, ...testEnv(), GATEWAY_PORT: '0', HEALTH_PORT: '0', ...env });
+  const config = loadConfig(GatewayConfig, {
+    ...process.env,
+    ...testEnv(),
+    GATEWAY_PORT: '0',
+    HEALTH_PORT: '0',
+    ...env,
+  });
   const app = await createGateway(config, logger);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -2,7 +2,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { isDevelopmentKey } from '@bastion/auth';
-import { type HttpServerSpan, PinoNestLogger, PlatformMetrics, requestContext, startHttpServerSpan } from '@bastion/observability';
+import {
+  type HttpServerSpan,
+  PinoNestLogger,
+  PlatformMetrics,
+  requestContext,
+  startHttpServerSpan,
+} from '@bastion/observability';
 import { memoizeValidationMetadata } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
@@ -21,7 +27,11 @@ import { type PhaseTimings, serverTimingHeader } from './timing/server-timing';
 /** Builds the gateway (not yet listening): used by main and by the end-to-end tests. */
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<NestFastifyApplication> {
   // By fingerprint: the development key re-wrapped, re-spaced or given as its private half is still it.
-  if (config.NODE_ENV === 'production' && !config.AUTH_JWKS_URL && (!config.AUTH_PUBLIC_KEY || isDevelopmentKey(config.AUTH_PUBLIC_KEY))) {
+  if (
+    config.NODE_ENV === 'production' &&
+    !config.AUTH_JWKS_URL &&
+    (!config.AUTH_PUBLIC_KEY || isDevelopmentKey(config.AUTH_PUBLIC_KEY))
+  ) {
     throw new Error('AUTH_JWKS_URL or AUTH_PUBLIC_KEY must be set in production; the development key is public');
   }
   memoizeValidationMetadata();
@@ -36,17 +46,24 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   const metrics = new PlatformMetrics('gateway');
   const phases = new PhaseMetrics(metrics);
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, metrics, phases), adapter, {
-    logger: new PinoNestLogger(logger),
-    // Our own parser reads every body as JSON (see json-body.ts).
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.forRoot(config, metrics, phases),
+    adapter,
+    {
+      logger: new PinoNestLogger(logger),
+      // Our own parser reads every body as JSON (see json-body.ts).
+      bodyParser: false,
+    },
+  );
   const fastify = app.getHttpAdapter().getInstance();
   // Every route the gateway serves has its line in the access policy, or the gateway does not start.
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'OPTIONS' || isDocsRoute(route.url)) continue;
-      if (!ACCESS_POLICY[ruleKey(method, route.url)]) throw new Error(`route ${method} ${route.url} has no rule in the access policy (apps/gateway/src/access/access-policy.table.ts)`);
+      if (!ACCESS_POLICY[ruleKey(method, route.url)])
+        throw new Error(
+          `route ${method} ${route.url} has no rule in the access policy (apps/gateway/src/access/access-policy.table.ts)`,
+        );
     }
   });
   registerJsonBodyParser(fastify);
@@ -64,7 +81,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
         requestId: String(req.id),
         retryAfter: 1,
       });
-      void reply.status(rendered.status).headers({ ...rendered.headers, connection: 'close', 'x-request-id': String(req.id) }).send(rendered.body);
+      void reply
+        .status(rendered.status)
+        .headers({ ...rendered.headers, connection: 'close', 'x-request-id': String(req.id) })
+        .send(rendered.body);
       return;
     }
     void reply.header('x-request-id', req.id);
@@ -97,7 +117,14 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     const timings = (req as { timings?: PhaseTimings }).timings;
     if (timings) phases.observe(route, timings);
     logger.info(
-      { requestId: req.id, tenant: user?.tenant, method: req.method, route, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100 },
+      {
+        requestId: req.id,
+        tenant: user?.tenant,
+        method: req.method,
+        route,
+        status: reply.statusCode,
+        durationMs: Math.round(ms * 100) / 100,
+      },
       'request',
     );
     done();
@@ -123,5 +150,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
 /** `true`/`false`, or trusted proxy addresses and CIDRs, comma-separated. */
 function trustProxySetting(value: string): boolean | string[] {
   if (value === 'true' || value === 'false') return value === 'true';
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -1,7 +1,14 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthConfig, JwtVerifier } from '@bastion/auth';
-import { connectNats, natsLogin, NATS_CONNECTION, NatsRpcClient, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  NATS_CONNECTION,
+  NatsRpcClient,
+  opsServerProvider,
+  READINESS_CHECKS,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config';
@@ -29,7 +36,22 @@ export class GatewayModule implements OnApplicationShutdown {
   static forRoot(config: GatewayConfig, metrics: PlatformMetrics, phases = new PhaseMetrics(metrics)): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [HealthController, TokensController, AdmissionController, ProvidersController, PromptsController, PromptSendController, VendorController, OpenAiController, ScannersController, ProjectsController, GlobalProjectController, ScansController, ApiTokensController, UsersController],
+      controllers: [
+        HealthController,
+        TokensController,
+        AdmissionController,
+        ProvidersController,
+        PromptsController,
+        PromptSendController,
+        VendorController,
+        OpenAiController,
+        ScannersController,
+        ProjectsController,
+        GlobalProjectController,
+        ScansController,
+        ApiTokensController,
+        UsersController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: PlatformMetrics, useValue: metrics },
@@ -42,7 +64,11 @@ export class GatewayModule implements OnApplicationShutdown {
         },
         // /livez, /readyz (the gateway's own NATS connection) and /metrics on the ops port, never the public one.
         opsServerProvider('gateway', config.HEALTH_PORT, READINESS_CHECKS),
-        { provide: READINESS_CHECKS, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }) },
+        {
+          provide: READINESS_CHECKS,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }),
+        },
         { provide: JwtVerifier, useFactory: () => new JwtVerifier(config) },
         ApiKeyCache,
         { provide: APP_GUARD, useClass: AccessGuard },

@@ -16,7 +16,10 @@ async function main(): Promise<void> {
   // SIGTERM: /readyz?self turns 503, requests and streams in flight finish (new requests on kept-alive
   // connections get a 503 with Retry-After and the connection closes), then NATS drains.
   stopOnSignals(() => app.close(), logger, config.SHUTDOWN_GRACE_MS);
-  logger.info({ port: config.GATEWAY_PORT }, `gateway listening on http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}`);
+  logger.info(
+    { port: config.GATEWAY_PORT },
+    `gateway listening on http://${config.GATEWAY_HOST}:${config.GATEWAY_PORT}`,
+  );
 }
 
 main().catch((err) => {

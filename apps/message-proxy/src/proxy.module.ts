@@ -2,7 +2,17 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { PROXY_STREAM_SPEC, ProxyRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient, parseAllowlist } from '@bastion/outbound';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, NatsRpcClient, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  ensureStream,
+  EventPublisher,
+  healthController,
+  NATS_CONNECTION,
+  NatsRpcClient,
+  opsServerProvider,
+  READINESS_CHECKS,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -38,7 +48,11 @@ export class ProxyModule implements OnApplicationShutdown {
         { provide: PROXY_LOGGER, useValue: logger },
         { provide: PlatformMetrics, useValue: metrics },
         opsServerProvider('message-proxy', config.HEALTH_PORT, READINESS_CHECKS),
-        { provide: READINESS_CHECKS, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }) },
+        {
+          provide: READINESS_CHECKS,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => ({ nats: () => nc.flush() }),
+        },
         {
           provide: NATS_CONNECTION,
           useFactory: async () => {
@@ -47,12 +61,28 @@ export class ProxyModule implements OnApplicationShutdown {
             return nc;
           },
         },
-        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
-        { provide: NatsRpcClient, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS) },
-        { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }) },
+        {
+          provide: EventPublisher,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new EventPublisher(nc),
+        },
+        {
+          provide: NatsRpcClient,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS),
+        },
+        {
+          provide: OUTBOUND_CLIENT,
+          useFactory: () =>
+            createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+        },
         DirectoryService,
         ExchangeContext,
-        { provide: SharedProviderLimiter, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new SharedProviderLimiter(nc) },
+        {
+          provide: SharedProviderLimiter,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new SharedProviderLimiter(nc),
+        },
         UpstreamService,
         PromptRecorder,
         GuardedExchange,

@@ -15,7 +15,11 @@ describe('provider limits across replicas (JetStream KV)', () => {
 
   beforeAll(async () => {
     // Each as the message proxy's own NATS user: its permissions must cover the bucket.
-    conns = await Promise.all([0, 1, 2].map(() => connectNats(natsLogin({ NATS_URL: natsUrl(), NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy'))));
+    conns = await Promise.all(
+      [0, 1, 2].map(() =>
+        connectNats(natsLogin({ NATS_URL: natsUrl(), NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy')),
+      ),
+    );
     replicas = conns.map((nc) => new SharedProviderLimiter(nc));
   });
 

@@ -1,7 +1,17 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyEvents, ProjectEvents, PROJECTS_STREAM, ProjectRpc, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS, type StreamSpec } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  ensureStream,
+  EventPublisher,
+  healthController,
+  NATS_CONNECTION,
+  opsServerProvider,
+  READINESS_CHECKS,
+  type StreamSpec,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -36,7 +46,13 @@ export class ProjectsModule implements OnApplicationShutdown {
   static forRoot(config: ProjectsConfig, logger: Logger, metrics = new PlatformMetrics('projects')): DynamicModule {
     return {
       module: ProjectsModule,
-      controllers: [ScannerController, DatasetController, ProjectController, ApiKeyController, healthController('projects', ProjectRpc.health)],
+      controllers: [
+        ScannerController,
+        DatasetController,
+        ProjectController,
+        ApiKeyController,
+        healthController('projects', ProjectRpc.health),
+      ],
       providers: [
         // Every request this service answers is checked against RPC_POLICY, one guard for all.
         { provide: APP_GUARD, useClass: RpcAccessGuard },
@@ -47,7 +63,10 @@ export class ProjectsModule implements OnApplicationShutdown {
         {
           provide: READINESS_CHECKS,
           inject: [PrismaService, NATS_CONNECTION],
-          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({
+            database: () => prisma.$queryRaw`SELECT 1`,
+            nats: () => nc.flush(),
+          }),
         },
         {
           provide: NATS_CONNECTION,
@@ -57,7 +76,11 @@ export class ProjectsModule implements OnApplicationShutdown {
             return nc;
           },
         },
-        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
+        {
+          provide: EventPublisher,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new EventPublisher(nc),
+        },
         PrismaService,
         ScannerRepository,
         DatasetRepository,

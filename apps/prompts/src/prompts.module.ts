@@ -1,7 +1,15 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PromptRpc, PROXY_STREAM_SPEC, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, natsLogin, ensureStream, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  ensureStream,
+  healthController,
+  NATS_CONNECTION,
+  opsServerProvider,
+  READINESS_CHECKS,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -33,7 +41,10 @@ export class PromptsModule implements OnApplicationShutdown {
         {
           provide: READINESS_CHECKS,
           inject: [PrismaService, NATS_CONNECTION],
-          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({
+            database: () => prisma.$queryRaw`SELECT 1`,
+            nats: () => nc.flush(),
+          }),
         },
         {
           provide: NATS_CONNECTION,

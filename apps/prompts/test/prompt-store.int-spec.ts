@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
-import { PromptSubjects, PROXY_STREAM, ProxyEvents, type PromptRecordedEvent, type PromptView } from '@bastion/contracts';
+import {
+  PromptSubjects,
+  PROXY_STREAM,
+  ProxyEvents,
+  type PromptRecordedEvent,
+  type PromptView,
+} from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/messaging';
 import { uniqueTenant, untypedRpc, waitFor, testNatsLogin } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -32,10 +38,17 @@ describe('prompt store', () => {
     await service?.close();
   });
 
-  const principal = (tenant: string, role = 'member', project?: string) => ({ sub: 'int-user', tenant, roles: [role], ...(project ? { project } : {}) });
+  const principal = (tenant: string, role = 'member', project?: string) => ({
+    sub: 'int-user',
+    tenant,
+    roles: [role],
+    ...(project ? { project } : {}),
+  });
 
   async function rowsOf(tenant: string): Promise<{ id: string; input: string }[]> {
-    const { rows } = await db.query('SELECT id, input FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at', [tenant]);
+    const { rows } = await db.query('SELECT id, input FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at', [
+      tenant,
+    ]);
     return rows;
   }
 
@@ -46,7 +59,11 @@ describe('prompt store', () => {
   async function storeCaughtUp(): Promise<void> {
     const marker = promptRecord(uniqueTenant('marker'));
     await publishRecords(nc, [marker]);
-    await waitFor(async () => ((await rowsOf(marker.tenant)).length === 1 ? true : undefined), 10_000, 'the store to catch up');
+    await waitFor(
+      async () => ((await rowsOf(marker.tenant)).length === 1 ? true : undefined),
+      10_000,
+      'the store to catch up',
+    );
   }
 
   it('stores a record with its result, scanner results and provider result', async () => {
@@ -77,7 +94,11 @@ describe('prompt store', () => {
       } as PromptRecordedEvent['result'],
     });
     await publishRecords(nc, [record]);
-    await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the record to be stored');
+    await waitFor(
+      async () => ((await rowsOf(tenant)).length === 1 ? true : undefined),
+      5000,
+      'the record to be stored',
+    );
     const { rows } = await db.query('SELECT * FROM prompts.prompts WHERE id = $1', [record.id]);
     expect(rows[0]).toMatchObject({
       tenant,
@@ -86,9 +107,15 @@ describe('prompt store', () => {
       outcome: 'redacted',
       memory: ['Hi', 'Hello! How can I help?'],
       provider_result: { statusCode: 200, data: '{"content":"Paris."}' },
-      scanner_results: [expect.objectContaining({ scannerId: 'card-numbers', outcome: 'failed', scanDirection: 'response' })],
+      scanner_results: [
+        expect.objectContaining({ scannerId: 'card-numbers', outcome: 'failed', scanDirection: 'response' }),
+      ],
     });
-    const got = await rpc.call(untypedRpc<{ prompt: PromptView }>(PromptSubjects.get), { principal: principal(tenant, 'viewer'), id: record.id }, 'int-p1');
+    const got = await rpc.call(
+      untypedRpc<{ prompt: PromptView }>(PromptSubjects.get),
+      { principal: principal(tenant, 'viewer'), id: record.id },
+      'int-p1',
+    );
     expect(got.prompt).toMatchObject({
       id: record.id,
       projectId: 'proj-1',
@@ -96,7 +123,11 @@ describe('prompt store', () => {
       extraInputs: { lang: 'en' },
       externalMetadata: { ticket: 42, tags: ['a'] },
       receivedAt: record.receivedAt,
-      result: { outcome: 'redacted', response: 'My card is ****************', scannerResults: record.result.scannerResults },
+      result: {
+        outcome: 'redacted',
+        response: 'My card is ****************',
+        scannerResults: record.result.scannerResults,
+      },
     });
   });
 
@@ -126,7 +157,11 @@ describe('prompt store', () => {
     expect(await rowsOf(tenant)).toEqual([]);
 
     service = await startPromptsService();
-    await waitFor(async () => ((await rowsOf(tenant)).length >= 5 ? true : undefined), 10_000, 'the missed records to be stored');
+    await waitFor(
+      async () => ((await rowsOf(tenant)).length >= 5 ? true : undefined),
+      10_000,
+      'the missed records to be stored',
+    );
     await storeCaughtUp();
     expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(missed.map((r) => r.input).sort());
   });
@@ -142,8 +177,15 @@ describe('prompt store', () => {
         IF NEW.tenant = '${tenant}' THEN PERFORM nextval('prompts.${fn}'); RAISE EXCEPTION 'refused for this test'; END IF;
         RETURN NEW;
       END $$`);
-    await db.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`);
-    const attempts = async () => Number((await db.query(`SELECT last_value, is_called FROM prompts.${fn}`)).rows.map((r) => (r.is_called ? r.last_value : 0))[0]);
+    await db.query(
+      `CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`,
+    );
+    const attempts = async () =>
+      Number(
+        (await db.query(`SELECT last_value, is_called FROM prompts.${fn}`)).rows.map((r) =>
+          r.is_called ? r.last_value : 0,
+        )[0],
+      );
     try {
       await publishRecords(nc, [promptRecord(tenant, { input: 'refused at first' })]);
       await waitFor(async () => ((await attempts()) >= 2 ? true : undefined), 10_000, 'a second attempt');
@@ -153,20 +195,27 @@ describe('prompt store', () => {
       await db.query(`DROP FUNCTION prompts.${fn}()`);
       await db.query(`DROP SEQUENCE prompts.${fn}`);
     }
-    await waitFor(async () => ((await rowsOf(tenant)).map((r) => r.input).join() === 'refused at first' ? true : undefined), 10_000, 'the record, stored on a retry');
+    await waitFor(
+      async () => ((await rowsOf(tenant)).map((r) => r.input).join() === 'refused at first' ? true : undefined),
+      10_000,
+      'the record, stored on a retry',
+    );
   });
 
   it('drops a malformed record without holding up the ones after it', async () => {
     const tenant = uniqueTenant();
     await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ id: 'not-a-uuid', tenant }));
-    await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ ...promptRecord(tenant), result: { outcome: 'exploded' } }));
+    await jetstream(nc).publish(
+      ProxyEvents.promptRecorded,
+      JSON.stringify({ ...promptRecord(tenant), result: { outcome: 'exploded' } }),
+    );
     await publishRecords(nc, [promptRecord(tenant, { input: 'fine' })]);
     await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the good record');
     await storeCaughtUp();
     expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['fine']);
   });
 
-  it('gives the proxy a template\'s input, within the tenant only', async () => {
+  it("gives the proxy a template's input, within the tenant only", async () => {
     const tenant = uniqueTenant();
     const record = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise this week.' });
     await publishRecords(nc, [record]);
@@ -176,17 +225,31 @@ describe('prompt store', () => {
       { principal: principal(tenant), body: { name: 'weekly', promptId: record.id } },
       'int-t1',
     );
-    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: promptTemplate.id }, 'int-t2')).resolves.toEqual({
+    await expect(
+      rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: promptTemplate.id }, 'int-t2'),
+    ).resolves.toEqual({
       input: 'Summarise this week.',
       projectId: 'proj-t',
     });
-    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant: uniqueTenant(), templateId: promptTemplate.id }, 'int-t3')).rejects.toMatchObject({
+    await expect(
+      rpc.call(
+        untypedRpc(PromptSubjects.templateInput),
+        { tenant: uniqueTenant(), templateId: promptTemplate.id },
+        'int-t3',
+      ),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(
+      rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4'),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('answers its health check with the database and NATS', async () => {
-    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({ service: 'prompts', status: 'ok', checks: { database: 'ok', nats: 'ok', process: 'ok' } });
+    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({
+      service: 'prompts',
+      status: 'ok',
+      checks: { database: 'ok', nats: 'ok', process: 'ok' },
+    });
   });
 });

@@ -2,7 +2,16 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import { APP_GUARD } from '@nestjs/core';
 import { ProviderEvents, PROVIDERS_STREAM, ProviderRpc, RpcAccessGuard } from '@bastion/contracts';
 import { createOutboundClient, type OutboundClient } from '@bastion/outbound';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  ensureStream,
+  EventPublisher,
+  healthController,
+  NATS_CONNECTION,
+  opsServerProvider,
+  READINESS_CHECKS,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import { outboundSigners, outboundTransport } from '@bastion/provider-runtime';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -42,7 +51,10 @@ export class ProvidersModule implements OnApplicationShutdown {
         {
           provide: READINESS_CHECKS,
           inject: [PrismaService, NATS_CONNECTION],
-          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({
+            database: () => prisma.$queryRaw`SELECT 1`,
+            nats: () => nc.flush(),
+          }),
         },
         {
           provide: NATS_CONNECTION,
@@ -52,8 +64,16 @@ export class ProvidersModule implements OnApplicationShutdown {
             return nc;
           },
         },
-        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
-        { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.PROVIDER_TEST_TIMEOUT_MS }) },
+        {
+          provide: EventPublisher,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new EventPublisher(nc),
+        },
+        {
+          provide: OUTBOUND_CLIENT,
+          useFactory: () =>
+            createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.PROVIDER_TEST_TIMEOUT_MS }),
+        },
         { provide: OUTBOUND_TRANSPORT, inject: [OUTBOUND_CLIENT], useFactory: outboundTransport },
         { provide: REQUEST_SIGNERS, useValue: outboundSigners },
         PrismaService,

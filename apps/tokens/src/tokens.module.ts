@@ -1,7 +1,16 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TokenEvents, TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenRpc, RpcAccessGuard } from '@bastion/contracts';
-import { connectNats, natsLogin, ensureStream, EventPublisher, healthController, NATS_CONNECTION, opsServerProvider, READINESS_CHECKS } from '@bastion/messaging';
+import {
+  connectNats,
+  natsLogin,
+  ensureStream,
+  EventPublisher,
+  healthController,
+  NATS_CONNECTION,
+  opsServerProvider,
+  READINESS_CHECKS,
+} from '@bastion/messaging';
 import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -53,7 +62,10 @@ export class TokensModule implements OnApplicationShutdown {
         {
           provide: READINESS_CHECKS,
           inject: [PrismaService, NATS_CONNECTION],
-          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({ database: () => prisma.$queryRaw`SELECT 1`, nats: () => nc.flush() }),
+          useFactory: (prisma: PrismaService, nc: NatsConnection) => ({
+            database: () => prisma.$queryRaw`SELECT 1`,
+            nats: () => nc.flush(),
+          }),
         },
         {
           provide: NATS_CONNECTION,
@@ -64,7 +76,11 @@ export class TokensModule implements OnApplicationShutdown {
             return nc;
           },
         },
-        { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
+        {
+          provide: EventPublisher,
+          inject: [NATS_CONNECTION],
+          useFactory: (nc: NatsConnection) => new EventPublisher(nc),
+        },
         PrismaService,
         TokenRepository,
         RegistrationRepository,

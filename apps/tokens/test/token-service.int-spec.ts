@@ -33,7 +33,11 @@ describe('tokens service over NATS', () => {
     const tenant = uniqueTenant();
     const res = await rpc.call(
       untypedRpc<{ system_metadata: { uid: string } }>(TokenSubjects.create),
-      { principal: principal(tenant), namespace: 'system', body: { metadata: { name: 'db-check', labels: { a: 'b' } } } },
+      {
+        principal: principal(tenant),
+        namespace: 'system',
+        body: { metadata: { name: 'db-check', labels: { a: 'b' } } },
+      },
       'int-1',
     );
     const { rows } = await db.query('SELECT * FROM tokens.tokens WHERE uid = $1', [res.system_metadata.uid]);
@@ -53,32 +57,65 @@ describe('tokens service over NATS', () => {
 
   it('validates payloads on receipt, whoever sent them', async () => {
     await expect(
-      rpc.call(untypedRpc(TokenSubjects.create), { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } }, 'int-2'),
+      rpc.call(
+        untypedRpc(TokenSubjects.create),
+        { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } },
+        'int-2',
+      ),
     ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' }); // the access guard, before validation
     await expect(
-      rpc.call(untypedRpc(TokenSubjects.get), { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' }, 'int-3'),
+      rpc.call(
+        untypedRpc(TokenSubjects.get),
+        { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' },
+        'int-3',
+      ),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('namespace') });
   });
 
-  it('keeps every query inside the caller\'s tenant', async () => {
+  it("keeps every query inside the caller's tenant", async () => {
     const owner = uniqueTenant();
-    await rpc.call(untypedRpc(TokenSubjects.create), { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } }, 'int-4');
+    await rpc.call(
+      untypedRpc(TokenSubjects.create),
+      { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } },
+      'int-4',
+    );
     const other = principal(uniqueTenant());
     await expect(
-      rpc.call(untypedRpc(TokenSubjects.setState), { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' }, 'int-5'),
+      rpc.call(
+        untypedRpc(TokenSubjects.setState),
+        { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' },
+        'int-5',
+      ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(rpc.call(untypedRpc(TokenSubjects.delete), { principal: other, namespace: 'system', name: 'scoped', failIfReferred: false }, 'int-6')).rejects.toMatchObject({
+    await expect(
+      rpc.call(
+        untypedRpc(TokenSubjects.delete),
+        { principal: other, namespace: 'system', name: 'scoped', failIfReferred: false },
+        'int-6',
+      ),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    const { rows } = await db.query('SELECT state FROM tokens.tokens WHERE tenant = $1 AND name = $2', [owner, 'scoped']);
+    const { rows } = await db.query('SELECT state FROM tokens.tokens WHERE tenant = $1 AND name = $2', [
+      owner,
+      'scoped',
+    ]);
     expect(rows).toEqual([{ state: 'VALID' }]);
   });
 
   it('bumps the revision on every change', async () => {
     const tenant = uniqueTenant();
     const p = principal(tenant);
-    await rpc.call(untypedRpc(TokenSubjects.create), { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } }, 'int-7');
-    await rpc.call(untypedRpc(TokenSubjects.replace), { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } }, 'int-8');
+    await rpc.call(
+      untypedRpc(TokenSubjects.create),
+      { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } },
+      'int-7',
+    );
+    await rpc.call(
+      untypedRpc(TokenSubjects.replace),
+      { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } },
+      'int-8',
+    );
     const changed = await rpc.call(
       untypedRpc<{ obj: { system_metadata: { revision: string } } }>(TokenSubjects.setState),
       { principal: p, namespace: 'system', name: 'rev', state: 'EXPIRED' },

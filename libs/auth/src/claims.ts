@@ -17,7 +17,11 @@ export function principalFromClaims(claims: Record<string, unknown>): Principal 
  * Why a JWT's lifetime is refused, or null when it is fine: `exp` is required, and it may lie at most
  * `maxSeconds` after `iat` (or after now, when the token has no `iat`).
  */
-export function lifetimeProblem(claims: Record<string, unknown>, maxSeconds: number, nowSeconds = Math.floor(Date.now() / 1000)): string | null {
+export function lifetimeProblem(
+  claims: Record<string, unknown>,
+  maxSeconds: number,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): string | null {
   const { exp, iat } = claims;
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return 'the token has no exp';
   const from = typeof iat === 'number' && Number.isFinite(iat) ? Math.min(iat, nowSeconds) : nowSeconds;

@@ -21,7 +21,9 @@ export const DEV_ALGORITHM = 'ES256';
  */
 export function keyFingerprint(key: string | KeyObject): string {
   const pub = typeof key === 'string' ? createPublicKey(key) : key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 /** Whether the key given is the public development key, by fingerprint. An unreadable key is not. */

@@ -21,6 +21,8 @@ describe('extractToken', () => {
     expect(extractToken({ 'x-api-key': 'k1' }, '/openai/p/chat/completions')).toBe('k1');
     expect(extractToken({ 'x-api-key': 'k1' }, '/backend/v1/scans')).toBe('k1');
     expect(extractToken({ 'x-api-key': 'k1' }, '/api/register/namespaces/system/tokens')).toBeNull();
-    expect(extractToken({ authorization: 'Bearer a.b.c', 'x-api-key': 'x.y.z' }, '/vendor/p/v1/messages')).toBe('a.b.c');
+    expect(extractToken({ authorization: 'Bearer a.b.c', 'x-api-key': 'x.y.z' }, '/vendor/p/v1/messages')).toBe(
+      'a.b.c',
+    );
   });
 });

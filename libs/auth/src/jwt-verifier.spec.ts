@@ -9,7 +9,11 @@ import { JwtVerifier } from './jwt-verifier';
 /** A JWKS endpoint on loopback serving the given public keys under their kids. */
 async function serveJwks(keys: Record<string, string>): Promise<{ url: string; server: Server }> {
   const body = JSON.stringify({
-    keys: Object.entries(keys).map(([kid, pem]) => ({ ...createPublicKey(pem).export({ format: 'jwk' }), kid, use: 'sig' })),
+    keys: Object.entries(keys).map(([kid, pem]) => ({
+      ...createPublicKey(pem).export({ format: 'jwk' }),
+      kid,
+      use: 'sig',
+    })),
   });
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -17,7 +21,14 @@ async function serveJwks(keys: Record<string, string>): Promise<{ url: string; s
 }
 
 const sign = (privateKey: string, kid: string) =>
-  jwt.sign({ tenant: 'acme', roles: ['admin'] }, privateKey, { algorithm: 'ES256', keyid: kid, subject: 'u', issuer: 'bastion-dev', audience: 'bastion', expiresIn: 600 });
+  jwt.sign({ tenant: 'acme', roles: ['admin'] }, privateKey, {
+    algorithm: 'ES256',
+    keyid: kid,
+    subject: 'u',
+    issuer: 'bastion-dev',
+    audience: 'bastion',
+    expiresIn: 600,
+  });
 
 describe('JwtVerifier with a JWKS URL', () => {
   const own = generateKeyPairSync('ec', { namedCurve: 'P-256' });

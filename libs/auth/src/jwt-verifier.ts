@@ -17,7 +17,13 @@ export class JwtVerifier {
   private readonly jwks: JwksClient | undefined;
 
   constructor(private readonly config: AuthConfig) {
-    if (config.AUTH_JWKS_URL) this.jwks = new JwksClient({ jwksUri: config.AUTH_JWKS_URL, cache: true, rateLimit: true, jwksRequestsPerMinute: 10 });
+    if (config.AUTH_JWKS_URL)
+      this.jwks = new JwksClient({
+        jwksUri: config.AUTH_JWKS_URL,
+        cache: true,
+        rateLimit: true,
+        jwksRequestsPerMinute: 10,
+      });
     // A key object parsed once: given the PEM text, jsonwebtoken would parse it on every request.
     else this.key = createPublicKey(config.AUTH_PUBLIC_KEY ?? devPublicKey());
   }
@@ -34,14 +40,18 @@ export class JwtVerifier {
               (k) => {
                 const pem = k.getPublicKey();
                 // In production, a JWKS that serves the public development key is refused as well.
-                if (this.config.NODE_ENV === 'production' && isDevelopmentKey(pem)) return done(new Error('the JWKS serves the development key'));
+                if (this.config.NODE_ENV === 'production' && isDevelopmentKey(pem))
+                  return done(new Error('the JWKS serves the development key'));
                 done(null, pem);
               },
               (err: Error) => done(err),
             );
           },
           { algorithms: ALGORITHMS, issuer: this.config.AUTH_ISSUER, audience: this.config.AUTH_AUDIENCE },
-          (err, decoded) => (err || typeof decoded !== 'object' || decoded === null ? reject(err ?? new Error('no claims')) : resolve(decoded as Record<string, unknown>)),
+          (err, decoded) =>
+            err || typeof decoded !== 'object' || decoded === null
+              ? reject(err ?? new Error('no claims'))
+              : resolve(decoded as Record<string, unknown>),
         ),
       );
     } catch {

@@ -27,7 +27,12 @@ export { mergeSpans, maskSpans, type Span } from './engine/span';
 export * from './outcome/aggregate-outcome';
 export * from './outcome/apply-redactions';
 export * from './outcome/guardrail-policy';
-export { BUILT_IN_PACKAGES, type DetectorInfo, type PackageId, type ScannerPackage } from './packages/built-in-packages';
+export {
+  BUILT_IN_PACKAGES,
+  type DetectorInfo,
+  type PackageId,
+  type ScannerPackage,
+} from './packages/built-in-packages';
 export * from './scanners/compile-cache';
 export { compileScanner, keywordSource } from './scanners/compile-scanner';
 export * from './scanners/scan-all';

@@ -21,7 +21,8 @@ import { connectNats, natsLogin } from '../src/nats/nats-connection';
  * logs in as one service's user with its development password.
  */
 const url = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const as = (user: BusUser) => connectNats(natsLogin({ NATS_URL: url(), NATS_PASSWORD: '', NODE_ENV: 'test' }, user), { name: `perm-${user}` });
+const as = (user: BusUser) =>
+  connectNats(natsLogin({ NATS_URL: url(), NATS_PASSWORD: '', NODE_ENV: 'test' }, user), { name: `perm-${user}` });
 
 /** The next permission violation the server reports on this connection, or undefined within `ms`. */
 async function violation(nc: NatsConnection, ms = 1000): Promise<PermissionViolationError | undefined> {
@@ -58,10 +59,12 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
 
   it('lets only the message proxy ask for a decrypted provider runtime', async () => {
     const asked: string[] = [];
-    const sub = observer.subscribe(ProviderRpc.runtime.subject, { callback: (_e, m) => {
-      asked.push(m.subject);
-      m.respond('{}');
-    } });
+    const sub = observer.subscribe(ProviderRpc.runtime.subject, {
+      callback: (_e, m) => {
+        asked.push(m.subject);
+        m.respond('{}');
+      },
+    });
     await observer.flush();
 
     const proxy = await login('message-proxy');
@@ -79,15 +82,20 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
   it('lets no service but the gateway call another service, so none can forge a principal', async () => {
     const tokens = await login('tokens');
     const refused = violation(tokens);
-    tokens.publish(ApiKeyRpc.create.subject, JSON.stringify({ data: { principal: { tenant: 't', roles: ['admin'] } } }));
+    tokens.publish(
+      ApiKeyRpc.create.subject,
+      JSON.stringify({ data: { principal: { tenant: 't', roles: ['admin'] } } }),
+    );
     expect((await refused)?.subject).toBe(ApiKeyRpc.create.subject);
   });
 
   it('lets each service publish only its own events', async () => {
     const heard: string[] = [];
-    const sub = observer.subscribe(ProxyEventContracts.promptRecorded.subject, { callback: (_e, m) => {
-      heard.push(m.string());
-    } });
+    const sub = observer.subscribe(ProxyEventContracts.promptRecorded.subject, {
+      callback: (_e, m) => {
+        heard.push(m.string());
+      },
+    });
     await observer.flush();
     const tokens = await login('tokens');
     const refused = violation(tokens);
@@ -116,9 +124,11 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
     const cancel = ProxySignals.cancel.subject(randomUUID());
     const proxy = await login('message-proxy');
     const heard: string[] = [];
-    proxy.subscribe(cancel, { callback: (_e, m) => {
-      heard.push(m.subject);
-    } });
+    proxy.subscribe(cancel, {
+      callback: (_e, m) => {
+        heard.push(m.subject);
+      },
+    });
     await proxy.flush();
     const gateway = await login('gateway');
     gateway.publish(cancel, '');
@@ -134,7 +144,8 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
 });
 
 describe('the bus roles (static)', () => {
-  const answeredBy = (subject: string) => BUS_USERS.filter((u) => (BUS_ROLES[u].answers ?? []).some((c) => c.subject === subject));
+  const answeredBy = (subject: string) =>
+    BUS_USERS.filter((u) => (BUS_ROLES[u].answers ?? []).some((c) => c.subject === subject));
 
   it('gives every request subject of the authorization policy exactly one answering service', () => {
     for (const subject of Object.keys(RPC_POLICY)) expect([subject, answeredBy(subject).length]).toEqual([subject, 1]);
@@ -143,13 +154,20 @@ describe('the bus roles (static)', () => {
   it('lets the gateway call every request but the three that answer with secrets or stored templates', () => {
     const gateway = natsPermissions('gateway').publish.allow;
     const notCalled = Object.keys(RPC_POLICY).filter((s) => !gateway.includes(s));
-    expect(notCalled.sort()).toEqual(['projects.project.runtime.v1', 'prompts.template.input.v1', ProviderRpc.runtime.subject].sort());
+    expect(notCalled.sort()).toEqual(
+      ['projects.project.runtime.v1', 'prompts.template.input.v1', ProviderRpc.runtime.subject].sort(),
+    );
     expect(gateway).toContain(ProxyStreams.messages.subject);
     expect(gateway).toContain(TokenRpc.register.subject);
   });
 
   it('streams frames only into the gateway’s frames inbox', () => {
-    expect(natsPermissions('message-proxy').publish.allow.filter((s) => s.startsWith('_INBOX'))).toEqual(['_INBOX.gateway.frames.>']);
-    expect(natsPermissions('gateway').subscribe.allow).toEqual(['_INBOX.gateway.>', ApiKeyEventContracts.revoked.subject]);
+    expect(natsPermissions('message-proxy').publish.allow.filter((s) => s.startsWith('_INBOX'))).toEqual([
+      '_INBOX.gateway.frames.>',
+    ]);
+    expect(natsPermissions('gateway').subscribe.allow).toEqual([
+      '_INBOX.gateway.>',
+      ApiKeyEventContracts.revoked.subject,
+    ]);
   });
 });

@@ -6,7 +6,8 @@ import { coalesceWrites, NatsRpcClient } from '../src/nats/rpc-client';
 
 /** Counts the writes a connection hands to its socket (the client's transport is internal). */
 function countWrites(nc: NatsConnection): () => number {
-  const transport = (nc as unknown as { protocol: { transport: { send(frame: Uint8Array): unknown } } }).protocol.transport;
+  const transport = (nc as unknown as { protocol: { transport: { send(frame: Uint8Array): unknown } } }).protocol
+    .transport;
   const send = transport.send.bind(transport);
   let writes = 0;
   transport.send = (frame: Uint8Array) => {
@@ -37,10 +38,12 @@ describe('coalesceWrites (against the real NATS)', () => {
     const subject = `test.coalesce.${randomUUID()}`;
     const got: number[] = [];
     const all = new Promise<void>((resolve) => {
-      receiver.subscribe(subject, { callback: (_e, m) => {
-        got.push(Number(m.string()));
-        if (got.length === 30) resolve();
-      } });
+      receiver.subscribe(subject, {
+        callback: (_e, m) => {
+          got.push(Number(m.string()));
+          if (got.length === 30) resolve();
+        },
+      });
     });
     await receiver.flush();
     await turn();
@@ -60,7 +63,9 @@ describe('coalesceWrites (against the real NATS)', () => {
 
   it('still writes a large message at once', async () => {
     const subject = `test.coalesce.${randomUUID()}`;
-    const received = new Promise<number>((resolve) => receiver.subscribe(subject, { max: 1, callback: (_e, m) => resolve(m.data.length) }));
+    const received = new Promise<number>((resolve) =>
+      receiver.subscribe(subject, { max: 1, callback: (_e, m) => resolve(m.data.length) }),
+    );
     await receiver.flush();
     const writes = countWrites(publisher);
     publisher.publish(subject, 'x'.repeat(64 * 1024));
@@ -71,11 +76,15 @@ describe('coalesceWrites (against the real NATS)', () => {
 
   it('keeps request and reply working over a coalesced connection', async () => {
     const subject = `test.coalesce.${randomUUID()}.v1`;
-    receiver.subscribe(subject, { callback: (_e, m) => {
-      m.respond(JSON.stringify({ response: m.json<{ data: number }>().data * 2 }));
-    } });
+    receiver.subscribe(subject, {
+      callback: (_e, m) => {
+        m.respond(JSON.stringify({ response: m.json<{ data: number }>().data * 2 }));
+      },
+    });
     await receiver.flush();
     const rpc = new NatsRpcClient(publisher, 1000);
-    await expect(Promise.all([1, 2, 3].map((n) => rpc.call(untypedRpc<number>(subject), n, `r${n}`)))).resolves.toEqual([2, 4, 6]);
+    await expect(Promise.all([1, 2, 3].map((n) => rpc.call(untypedRpc<number>(subject), n, `r${n}`)))).resolves.toEqual(
+      [2, 4, 6],
+    );
   });
 });

@@ -65,7 +65,11 @@ describe('durable events (JetStream)', () => {
       payload: Rec,
       logger,
       handler: async (e) => void seen.push(e.id),
-      batch: { handler: async (es) => void (batches.push(es.length), seen.push(...es.map((e) => e.id))), size: 200, waitMs: 50 },
+      batch: {
+        handler: async (es) => void (batches.push(es.length), seen.push(...es.map((e) => e.id))),
+        size: 200,
+        waitMs: 50,
+      },
     });
     await until(() => seen.length >= 500, 10_000);
     await consumer.stop();
@@ -81,7 +85,14 @@ describe('durable events (JetStream)', () => {
     const id = randomUUID();
     await events.publishDurably(eventOn(subject), { id, big }, id, 5000);
     const got: Rec[] = [];
-    const consumer = await DurableConsumer.start(nc, { stream, durable: 'store', subjects: [subject], payload: Rec, logger, handler: async (e) => void got.push(e) });
+    const consumer = await DurableConsumer.start(nc, {
+      stream,
+      durable: 'store',
+      subjects: [subject],
+      payload: Rec,
+      logger,
+      handler: async (e) => void got.push(e),
+    });
     await until(() => got.length === 1, 5000);
     await consumer.stop();
     expect(got[0].id).toBe(id);
@@ -109,7 +120,15 @@ describe('durable events (JetStream)', () => {
     await crashing.close();
     const crashedAt = Date.now();
     const got: string[] = [];
-    const consumer = await DurableConsumer.start(nc, { stream, durable: 'store', subjects: [subject], payload: Rec, logger, ackWaitMs: 2000, handler: async (e) => void got.push(e.id) });
+    const consumer = await DurableConsumer.start(nc, {
+      stream,
+      durable: 'store',
+      subjects: [subject],
+      payload: Rec,
+      logger,
+      ackWaitMs: 2000,
+      handler: async (e) => void got.push(e.id),
+    });
     await until(() => got.length === 1, 10_000);
     await consumer.stop();
     expect(got).toEqual([id]);
@@ -119,7 +138,9 @@ describe('durable events (JetStream)', () => {
   it('answers UNAVAILABLE when the record cannot be made durable in its budget', async () => {
     const events = new EventPublisher(nc);
     const started = Date.now();
-    const err = await events.publishDurably(eventOn('test.nobody.stores.this.v1'), { id: 'x' }, randomUUID(), 600).catch((e: unknown) => e);
+    const err = await events
+      .publishDurably(eventOn('test.nobody.stores.this.v1'), { id: 'x' }, randomUUID(), 600)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE });
     expect(Date.now() - started).toBeLessThan(2500);
   });

@@ -66,9 +66,11 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     server = await startNats(port, dir);
     await until(() => processState.isConnected(nc), 8000);
     await expect(lifecycleCheck()).resolves.toBeUndefined();
-    const sub = nc.subscribe('test.echo.v1', { callback: (_e, m) => {
-      m.respond(JSON.stringify({ response: 'pong', isDisposed: true }));
-    } });
+    const sub = nc.subscribe('test.echo.v1', {
+      callback: (_e, m) => {
+        m.respond(JSON.stringify({ response: 'pong', isDisposed: true }));
+      },
+    });
     await expect(rpc.call(untypedRpc('test.echo.v1'), {}, 'r')).resolves.toBe('pong');
     sub.unsubscribe();
   });

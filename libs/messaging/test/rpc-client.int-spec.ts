@@ -20,64 +20,88 @@ describe('NatsRpcClient (against the real NATS)', () => {
   it('returns the response and sends the request id as a header', async () => {
     const s = subject();
     let seenId: string | undefined;
-    nc.subscribe(s, { callback: (_e, m) => {
-      seenId = m.headers?.get('x-request-id');
-      m.respond(JSON.stringify({ response: { ok: m.json<{ data: { n: number } }>().data.n + 1 }, isDisposed: true }));
-    } });
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        seenId = m.headers?.get('x-request-id');
+        m.respond(JSON.stringify({ response: { ok: m.json<{ data: { n: number } }>().data.n + 1 }, isDisposed: true }));
+      },
+    });
     await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), { n: 41 }, 'req-42')).resolves.toEqual({ ok: 42 });
     expect(seenId).toBe('req-42');
   });
 
   it('rebuilds a domain error sent by the service', async () => {
     const s = subject();
-    nc.subscribe(s, { callback: (_e, m) => {
-      m.respond(JSON.stringify({ err: { code: 'NOT_FOUND', message: 'gone', details: [] }, isDisposed: true }));
-    } });
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        m.respond(JSON.stringify({ err: { code: 'NOT_FOUND', message: 'gone', details: [] }, isDisposed: true }));
+      },
+    });
     const err = await new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'gone' });
   });
 
   it('is UNAVAILABLE when nobody listens and DEADLINE_EXCEEDED when nobody answers in time', async () => {
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(subject()), {}, 'r')).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(subject()), {}, 'r')).rejects.toMatchObject({
+      code: ErrorCode.UNAVAILABLE,
+    });
     const silent = subject();
     nc.subscribe(silent, { callback: () => undefined });
-    await expect(new NatsRpcClient(nc, 200).call(untypedRpc(silent), {}, 'r')).rejects.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
+    await expect(new NatsRpcClient(nc, 200).call(untypedRpc(silent), {}, 'r')).rejects.toMatchObject({
+      code: ErrorCode.DEADLINE_EXCEEDED,
+    });
   });
 
   it('answers INTERNAL, without the text, for an error that is not a domain error', async () => {
     const s = subject();
-    nc.subscribe(s, { callback: (_e, m) => {
-      m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true }));
-    } });
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL, message: 'internal error' });
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true }));
+      },
+    });
+    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({
+      code: ErrorCode.INTERNAL,
+      message: 'internal error',
+    });
   });
 
   /** Answers `subject` as a Nest handler returning `answerLongCall(work, pingMs)` does: one reply per frame. */
   function longCallService(subject: string, work: () => Promise<unknown>, pingMs: number) {
-    nc.subscribe(subject, { callback: (_e, m) => {
-      answerLongCall(work, pingMs).subscribe({
-        next: (frame) => m.respond(JSON.stringify({ response: frame, isDisposed: false })),
-        error: () => m.respond(JSON.stringify({ err: { code: 'UNAVAILABLE', message: 'failed', details: [] }, isDisposed: true })),
-        complete: () => m.respond(JSON.stringify({ isDisposed: true })),
-      });
-    } });
+    nc.subscribe(subject, {
+      callback: (_e, m) => {
+        answerLongCall(work, pingMs).subscribe({
+          next: (frame) => m.respond(JSON.stringify({ response: frame, isDisposed: false })),
+          error: () =>
+            m.respond(
+              JSON.stringify({ err: { code: 'UNAVAILABLE', message: 'failed', details: [] }, isDisposed: true }),
+            ),
+          complete: () => m.respond(JSON.stringify({ isDisposed: true })),
+        });
+      },
+    });
   }
 
   it('waits for a long call longer than its RPC timeout while the service keeps pinging', async () => {
     const s = subject();
     longCallService(s, () => new Promise((r) => setTimeout(() => r({ answer: 42 }), 900)), 100);
     const started = Date.now();
-    await expect(new NatsRpcClient(nc, 300).longCall(untypedLongCall(s), {}, 'r', 300)).resolves.toEqual({ answer: 42 });
+    await expect(new NatsRpcClient(nc, 300).longCall(untypedLongCall(s), {}, 'r', 300)).resolves.toEqual({
+      answer: 42,
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(850);
   });
 
   it('gives up on a long call within the peer timeout once the service stops pinging', async () => {
     const s = subject();
     // One ping, then silence, as from a service that died after taking the call.
-    nc.subscribe(s, { callback: (_e, m) => void m.respond(JSON.stringify({ response: { ping: true }, isDisposed: false })) });
+    nc.subscribe(s, {
+      callback: (_e, m) => void m.respond(JSON.stringify({ response: { ping: true }, isDisposed: false })),
+    });
     const started = Date.now();
-    await expect(new NatsRpcClient(nc, 5000).longCall(untypedLongCall(s), {}, 'r', 400)).rejects.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
+    await expect(new NatsRpcClient(nc, 5000).longCall(untypedLongCall(s), {}, 'r', 400)).rejects.toMatchObject({
+      code: ErrorCode.DEADLINE_EXCEEDED,
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });

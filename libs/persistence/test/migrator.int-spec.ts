@@ -60,7 +60,9 @@ describe('migrate (against the real Postgres)', () => {
       '001_bad': `CREATE TABLE "${other}"."a" ("id" INT); SELECT no_such_function();`,
     });
     await expect(migrate(databaseUrl(), { schema: other, dir })).rejects.toThrow(/001_bad.*failed/);
-    const { rows } = await db.query(`SELECT to_regclass('"${other}"."a"') AS t, (SELECT count(*)::int FROM "${other}"."_prisma_migrations") AS n`);
+    const { rows } = await db.query(
+      `SELECT to_regclass('"${other}"."a"') AS t, (SELECT count(*)::int FROM "${other}"."_prisma_migrations") AS n`,
+    );
     expect(rows[0]).toEqual({ t: null, n: 0 });
     await db.query(`DROP SCHEMA "${other}" CASCADE`);
   });

@@ -6,7 +6,13 @@ export function outboundTransport(client: OutboundClient): Transport {
   return {
     async send(request) {
       try {
-        const res = await client.request({ method: request.method, url: request.url, headers: request.headers, body: request.body, timeoutMs: request.timeoutMs });
+        const res = await client.request({
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: request.body,
+          timeoutMs: request.timeoutMs,
+        });
         return { statusCode: res.status, headers: res.headers, body: res.body.toString('utf8') };
       } catch (err) {
         if (err instanceof OutboundError) throw new TransportError(failureOf(err.kind), err.message);

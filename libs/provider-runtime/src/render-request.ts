@@ -15,7 +15,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * wire: query parameters join the URL, `json` becomes the body with its content type, empty
  * header values are left out.
  */
-export function renderRequest(template: RequestTemplateView, scope: TemplateScope, defaultTimeoutMs = DEFAULT_TIMEOUT_MS): RenderedRequest {
+export function renderRequest(
+  template: RequestTemplateView,
+  scope: TemplateScope,
+  defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
+): RenderedRequest {
   const { outputs: _outputs, ...requestPart } = template;
   const r = renderTemplate(requestPart, scope) as Record<string, unknown>;
   const url = stringField(r.url, 'url');
@@ -41,14 +45,21 @@ export function renderRequest(template: RequestTemplateView, scope: TemplateScop
   }
   const timeout = typeof r.timeout === 'number' && r.timeout > 0 ? r.timeout * 1000 : defaultTimeoutMs;
   return {
-    request: { method: stringField(r.method ?? 'POST', 'method').toUpperCase(), url: parsed.toString(), headers, body, timeoutMs: timeout },
+    request: {
+      method: stringField(r.method ?? 'POST', 'method').toUpperCase(),
+      url: parsed.toString(),
+      headers,
+      body,
+      timeoutMs: timeout,
+    },
     awsAuth: r.awsAuth ? (nonEmpty(asRecord(r.awsAuth)) as unknown as AwsAuth) : undefined,
     ociAuth: r.ociAuth ? (nonEmpty(asRecord(r.ociAuth)) as unknown as OciAuth) : undefined,
   };
 }
 
 function stringField(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value === '') throw new TemplateError('type', `the template's ${name} must render to a non-empty string`).at({ loc: [name] });
+  if (typeof value !== 'string' || value === '')
+    throw new TemplateError('type', `the template's ${name} must render to a non-empty string`).at({ loc: [name] });
   return value;
 }
 
@@ -58,5 +69,9 @@ function asRecord(value: unknown): Record<string, unknown> {
 
 /** Empty values are absent: an unset optional secret (e.g. an AWS session token) renders as "". */
 function nonEmpty(r: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(r)
+      .filter(([, v]) => v !== undefined && v !== null && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  );
 }

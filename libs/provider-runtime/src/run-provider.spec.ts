@@ -12,22 +12,33 @@ const openaiLike: ProviderTemplateView = {
   headers: { Authorization: 'Bearer {{ apiKey }}', 'X-Empty': '' },
   json: { model: '{{ model }}', messages: '{{ messages }}', max_tokens: '{{ +maxTokens }}' },
   timeout: 5,
-  outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}', statusCode: '{{ response.statusCode }}' },
+  outputs: {
+    content: '{{ response.json()?.choices?.[0]?.message?.content }}',
+    statusCode: '{{ response.statusCode }}',
+  },
 };
 
 const inputs = { baseUrl: 'https://llm.example', apiVersion: '2024', model: 'm1', maxTokens: '64' };
 const secrets = { apiKey: 'sk-test-1234567890' };
 const noSigners: Signers = { aws: async () => ({}), oci: () => ({}) };
 
-function transport(answer: (r: OutgoingRequest) => { statusCode: number; body: string }): Transport & { sent: OutgoingRequest[] } {
+function transport(
+  answer: (r: OutgoingRequest) => { statusCode: number; body: string },
+): Transport & { sent: OutgoingRequest[] } {
   const sent: OutgoingRequest[] = [];
   return { sent, send: async (r) => (sent.push(r), { headers: { 'content-type': 'application/json' }, ...answer(r) }) };
 }
 
 describe('runProvider', () => {
   it('renders the request as it goes on the wire and reads content from the answer', async () => {
-    const t = transport(() => ({ statusCode: 200, body: JSON.stringify({ choices: [{ message: { content: 'hello' } }] }) }));
-    const result = await runProvider({ template: openaiLike, inputs, secrets, prompt: 'Say hello.' }, { transport: t, signers: noSigners });
+    const t = transport(() => ({
+      statusCode: 200,
+      body: JSON.stringify({ choices: [{ message: { content: 'hello' } }] }),
+    }));
+    const result = await runProvider(
+      { template: openaiLike, inputs, secrets, prompt: 'Say hello.' },
+      { transport: t, signers: noSigners },
+    );
     expect(t.sent[0]).toEqual({
       method: 'POST',
       url: 'https://llm.example/v1/chat/completions?api-version=2024',
@@ -40,13 +51,25 @@ describe('runProvider', () => {
 
   it('reports an error answer and a failed transport in the result', async () => {
     const failing = transport(() => ({ statusCode: 401, body: '{"error":{"message":"bad key"}}' }));
-    expect(await runProvider({ template: openaiLike, inputs, secrets, prompt: 'x' }, { transport: failing, signers: noSigners })).toMatchObject({
+    expect(
+      await runProvider(
+        { template: openaiLike, inputs, secrets, prompt: 'x' },
+        { transport: failing, signers: noSigners },
+      ),
+    ).toMatchObject({
       statusCode: 401,
       error: 'the provider answered HTTP 401',
       content: null,
     });
-    const down: Transport = { send: async () => Promise.reject(new TransportError('timeout', 'no answer within 5000 ms')) };
-    expect(await runProvider({ template: openaiLike, inputs, secrets, prompt: 'x' }, { transport: down, signers: noSigners })).toMatchObject({
+    const down: Transport = {
+      send: async () => Promise.reject(new TransportError('timeout', 'no answer within 5000 ms')),
+    };
+    expect(
+      await runProvider(
+        { template: openaiLike, inputs, secrets, prompt: 'x' },
+        { transport: down, signers: noSigners },
+      ),
+    ).toMatchObject({
       response: null,
       failure: 'timeout',
       error: 'no answer within 5000 ms',
@@ -55,7 +78,10 @@ describe('runProvider', () => {
 
   it('says so when the answer is not what the outputs read', async () => {
     const html = transport(() => ({ statusCode: 502, body: '<html>bad gateway</html>' }));
-    const result = await runProvider({ template: openaiLike, inputs, secrets, prompt: 'x' }, { transport: html, signers: noSigners });
+    const result = await runProvider(
+      { template: openaiLike, inputs, secrets, prompt: 'x' },
+      { transport: html, signers: noSigners },
+    );
     expect(result.error).toMatch(/^could not read the provider's answer/);
   });
 
@@ -71,21 +97,37 @@ describe('runProvider', () => {
       method: 'POST',
       url: 'https://bedrock.example/model',
       json: { a: 1 },
-      awsAuth: { accessKey: '{{ ak }}', secretKey: '{{ sk }}', region: 'us-east-1', service: 'bedrock', token: '{{ sessionToken }}' },
+      awsAuth: {
+        accessKey: '{{ ak }}',
+        secretKey: '{{ sk }}',
+        region: 'us-east-1',
+        service: 'bedrock',
+        token: '{{ sessionToken }}',
+      },
     };
-    await runProvider({ template, inputs: {}, secrets: { ak: 'AKIA', sk: 'secret-key' }, prompt: 'x' }, { transport: t, signers });
+    await runProvider(
+      { template, inputs: {}, secrets: { ak: 'AKIA', sk: 'secret-key' }, prompt: 'x' },
+      { transport: t, signers },
+    );
     expect(seen).toEqual([{ accessKey: 'AKIA', secretKey: 'secret-key', region: 'us-east-1', service: 'bedrock' }]);
     expect(t.sent[0].headers.authorization).toBe('AWS4-HMAC-SHA256 ...');
   });
 
   it('throws a TemplateError when the url does not render to an absolute URL', async () => {
     const t = transport(() => ({ statusCode: 200, body: '{}' }));
-    await expect(runProvider({ template: { ...openaiLike, url: '{{ baseUrl }}' }, inputs: { baseUrl: 'not a url' }, secrets, prompt: 'x' }, { transport: t, signers: noSigners })).rejects.toThrow(TemplateError);
+    await expect(
+      runProvider(
+        { template: { ...openaiLike, url: '{{ baseUrl }}' }, inputs: { baseUrl: 'not a url' }, secrets, prompt: 'x' },
+        { transport: t, signers: noSigners },
+      ),
+    ).rejects.toThrow(TemplateError);
   });
 });
 
 describe('redactSecrets', () => {
   it('blanks every occurrence, longest secret first, and leaves short values alone', () => {
-    expect(redactSecrets('Bearer sk-abc-123 and sk-abc-123-long', ['sk-abc-123', 'sk-abc-123-long', 'ab'])).toBe('Bearer [redacted] and [redacted]');
+    expect(redactSecrets('Bearer sk-abc-123 and sk-abc-123-long', ['sk-abc-123', 'sk-abc-123-long', 'ab'])).toBe(
+      'Bearer [redacted] and [redacted]',
+    );
   });
 });

@@ -2,7 +2,14 @@ import type { ProviderTemplateView, RequestTemplateView, WorkflowTemplateView } 
 import { buildScope, renderTemplate } from '@bastion/templates';
 import { renderRequest } from './render-request';
 import { runWorkflow, type WorkflowExchange } from './run-workflow';
-import { type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError, type FailureKind } from './transport';
+import {
+  type IncomingResponse,
+  type OutgoingRequest,
+  type Signers,
+  type Transport,
+  TransportError,
+  type FailureKind,
+} from './transport';
 
 export interface ProviderCall {
   template: ProviderTemplateView;
@@ -47,7 +54,12 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * the proxy both need them.
  */
 export async function runProvider(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderCallResult> {
-  const parts = { prompt: call.prompt, messages: call.messages ?? [{ role: 'user', content: call.prompt }], inputs: call.inputs, secrets: call.secrets };
+  const parts = {
+    prompt: call.prompt,
+    messages: call.messages ?? [{ role: 'user', content: call.prompt }],
+    inputs: call.inputs,
+    secrets: call.secrets,
+  };
   if (call.template.type === 'workflow') return runWorkflowCall(call.template, parts, deps);
   const { request, awsAuth, ociAuth } = renderRequest(call.template, buildScope(parts), deps.defaultTimeoutMs);
   if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
@@ -59,41 +71,87 @@ export async function runProvider(call: ProviderCall, deps: ProviderRunDeps): Pr
   } catch (err) {
     const failure = err instanceof TransportError ? err.kind : 'other';
     const message = err instanceof Error ? err.message : String(err);
-    return { request, response: null, outputs: {}, content: null, statusCode: null, error: message, failure, sentAt, receivedAt: null };
+    return {
+      request,
+      response: null,
+      outputs: {},
+      content: null,
+      statusCode: null,
+      error: message,
+      failure,
+      sentAt,
+      receivedAt: null,
+    };
   }
   const receivedAt = new Date();
   const outputs = readOutputs(call.template, parts, response);
-  const content = typeof outputs.content === 'string' ? outputs.content : outputs.content == null ? null : JSON.stringify(outputs.content);
+  const content =
+    typeof outputs.content === 'string'
+      ? outputs.content
+      : outputs.content == null
+        ? null
+        : JSON.stringify(outputs.content);
   const statusCode = typeof outputs.statusCode === 'number' ? outputs.statusCode : response.statusCode;
   const declaredError = typeof outputs.error === 'string' && outputs.error !== '' ? outputs.error : null;
-  const error = declaredError ?? (response.statusCode >= 400 ? `the provider answered HTTP ${response.statusCode}` : null);
+  const error =
+    declaredError ?? (response.statusCode >= 400 ? `the provider answered HTTP ${response.statusCode}` : null);
   return { request, response, outputs, content, statusCode, error, failure: null, sentAt, receivedAt };
 }
 
-async function runWorkflowCall(template: WorkflowTemplateView, parts: Parameters<typeof runWorkflow>[1], deps: ProviderRunDeps): Promise<ProviderCallResult> {
+async function runWorkflowCall(
+  template: WorkflowTemplateView,
+  parts: Parameters<typeof runWorkflow>[1],
+  deps: ProviderRunDeps,
+): Promise<ProviderCallResult> {
   const timeout = deps.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const run = await runWorkflow(template, parts, { transport: deps.transport, signers: deps.signers, budgetMs: timeout, defaultTimeoutMs: timeout, sleep: deps.sleep, now: deps.now });
+  const run = await runWorkflow(template, parts, {
+    transport: deps.transport,
+    signers: deps.signers,
+    budgetMs: timeout,
+    defaultTimeoutMs: timeout,
+    sleep: deps.sleep,
+    now: deps.now,
+  });
   const last = run.exchanges.at(-1);
   const response = [...run.exchanges].reverse().find((e) => e.response)?.response ?? null;
   const request = last?.request ?? { method: '', url: '', headers: {}, timeoutMs: 0 };
   const base = { request, response, sentAt: run.sentAt, receivedAt: run.receivedAt, exchanges: run.exchanges };
   if (run.error !== null) {
-    return { ...base, outputs: {}, content: null, statusCode: run.failure ? null : (response?.statusCode ?? null), error: run.error, failure: run.failure };
+    return {
+      ...base,
+      outputs: {},
+      content: null,
+      statusCode: run.failure ? null : (response?.statusCode ?? null),
+      error: run.error,
+      failure: run.failure,
+    };
   }
   const outputs = run.outputs;
-  const content = typeof outputs.content === 'string' ? outputs.content : outputs.content == null ? null : JSON.stringify(outputs.content);
+  const content =
+    typeof outputs.content === 'string'
+      ? outputs.content
+      : outputs.content == null
+        ? null
+        : JSON.stringify(outputs.content);
   const statusCode = typeof outputs.statusCode === 'number' ? outputs.statusCode : (response?.statusCode ?? null);
   const declaredError = typeof outputs.error === 'string' && outputs.error !== '' ? outputs.error : null;
-  const error = declaredError ?? (statusCode !== null && statusCode >= 400 ? `the provider answered HTTP ${statusCode}` : null);
+  const error =
+    declaredError ?? (statusCode !== null && statusCode >= 400 ? `the provider answered HTTP ${statusCode}` : null);
   return { ...base, outputs, content, statusCode, error, failure: null };
 }
 
-function readOutputs(template: RequestTemplateView, parts: object, response: IncomingResponse): Record<string, unknown> {
+function readOutputs(
+  template: RequestTemplateView,
+  parts: object,
+  response: IncomingResponse,
+): Record<string, unknown> {
   if (!template.outputs) return { content: response.body, statusCode: response.statusCode };
   try {
     // Without secrets in scope: outputs are shown and recorded, so they must not be able to echo one.
     const rendered = renderTemplate(template.outputs, buildScope({ ...parts, secrets: {}, response }));
-    return rendered && typeof rendered === 'object' && !Array.isArray(rendered) ? (rendered as Record<string, unknown>) : {};
+    return rendered && typeof rendered === 'object' && !Array.isArray(rendered)
+      ? (rendered as Record<string, unknown>)
+      : {};
   } catch (err) {
     // A body that is not what the outputs expect (not JSON, an HTML error page) is an answer too.
     return { error: `could not read the provider's answer: ${err instanceof Error ? err.message : String(err)}` };

@@ -8,7 +8,12 @@ const noSigners: Signers = { aws: async () => ({}), oci: () => ({}) };
 /** The connections tool's workflow: OAuth client credentials, then a chat call retried on 429/5xx. */
 const workflow = (attempts = 3): WorkflowTemplateView => ({
   type: 'workflow',
-  outputs: { content: '{{ content }}', statusCode: '{{ statusCode }}', error: '{{ error }}', responseBody: '{{ responseBody }}' },
+  outputs: {
+    content: '{{ content }}',
+    statusCode: '{{ statusCode }}',
+    error: '{{ error }}',
+    responseBody: '{{ responseBody }}',
+  },
   stages: [
     {
       type: 'request',
@@ -39,7 +44,12 @@ const workflow = (attempts = 3): WorkflowTemplateView => ({
   ],
 });
 
-const call = (template: WorkflowTemplateView) => ({ template, inputs: { client_id: 'app-1' }, secrets: { client_secret: 'cs-secret-1' }, prompt: 'Say hello.' });
+const call = (template: WorkflowTemplateView) => ({
+  template,
+  inputs: { client_id: 'app-1' },
+  secrets: { client_secret: 'cs-secret-1' },
+  prompt: 'Say hello.',
+});
 
 function fakeTransport(answers: ((r: OutgoingRequest) => IncomingResponse)[]): Transport & { sent: OutgoingRequest[] } {
   const sent: OutgoingRequest[] = [];
@@ -53,7 +63,11 @@ function fakeTransport(answers: ((r: OutgoingRequest) => IncomingResponse)[]): T
     },
   };
 }
-const json = (statusCode: number, body: unknown): IncomingResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (statusCode: number, body: unknown): IncomingResponse => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 const token = () => json(200, { access_token: 'at-123' });
 const chat = (text: string) => () => json(200, { choices: [{ message: { content: text } }] });
 
@@ -61,7 +75,11 @@ describe('runProvider with a workflow template', () => {
   it('runs the stages in order, the OAuth token reaching the chat call, and reads content', async () => {
     const t = fakeTransport([token, chat('hello')]);
     const waits: number[] = [];
-    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async (ms) => void waits.push(ms) });
+    const result = await runProvider(call(workflow()), {
+      transport: t,
+      signers: noSigners,
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect(t.sent.map((r) => r.url)).toEqual(['https://auth.example/token', 'https://llm.example/chat']);
     expect(t.sent[0].body).toBe('grant_type=client_credentials&client_id=app-1&client_secret=cs-secret-1');
     expect(t.sent[1].headers.authorization).toBe('Bearer at-123');
@@ -78,7 +96,11 @@ describe('runProvider with a workflow template', () => {
   it('retries while `when` holds, waiting the backoff of each attempt, and stops when it no longer holds', async () => {
     const t = fakeTransport([token, () => json(503, { error: 'busy' }), () => json(429, {}), chat('third time')]);
     const waits: number[] = [];
-    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async (ms) => void waits.push(ms) });
+    const result = await runProvider(call(workflow()), {
+      transport: t,
+      signers: noSigners,
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect(result).toMatchObject({ content: 'third time', statusCode: 200, error: null });
     expect(waits).toEqual([2000, 4000]);
     expect(result.exchanges?.map((e) => [e.stage, e.attempt, e.response?.statusCode])).toEqual([
@@ -91,14 +113,22 @@ describe('runProvider with a workflow template', () => {
 
   it('reports the last answer when the attempts run out', async () => {
     const t = fakeTransport([token, () => json(503, {}), () => json(503, {})]);
-    const result = await runProvider(call(workflow(2)), { transport: t, signers: noSigners, sleep: async () => undefined });
+    const result = await runProvider(call(workflow(2)), {
+      transport: t,
+      signers: noSigners,
+      sleep: async () => undefined,
+    });
     expect(result).toMatchObject({ content: null, statusCode: 503, error: 'HTTP 503' });
     expect(t.sent).toHaveLength(3);
   });
 
   it('does not retry an answer `when` does not match', async () => {
     const t = fakeTransport([token, () => json(401, { error: 'bad token' })]);
-    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async () => undefined });
+    const result = await runProvider(call(workflow()), {
+      transport: t,
+      signers: noSigners,
+      sleep: async () => undefined,
+    });
     expect(result).toMatchObject({ statusCode: 401, error: 'HTTP 401' });
     expect(t.sent).toHaveLength(2);
   });
@@ -112,17 +142,28 @@ describe('runProvider with a workflow template', () => {
       () => ({ statusCode: 502, headers: {}, body: '<html>bad gateway</html>' }),
       chat('recovered'),
     ]);
-    const result = await runProvider(call(workflow()), { transport: t, signers: noSigners, sleep: async () => undefined });
+    const result = await runProvider(call(workflow()), {
+      transport: t,
+      signers: noSigners,
+      sleep: async () => undefined,
+    });
     expect(result).toMatchObject({ content: 'recovered', error: null });
   });
 
   it('stops at a stage before the last that fails, naming it, and sends nothing after', async () => {
     const t = fakeTransport([() => json(401, { error: 'invalid_client' })]);
     const result = await runProvider(call(workflow()), { transport: t, signers: noSigners });
-    expect(result).toMatchObject({ content: null, statusCode: 401, error: 'stage 1 (request) answered HTTP 401', failure: null });
+    expect(result).toMatchObject({
+      content: null,
+      statusCode: 401,
+      error: 'stage 1 (request) answered HTTP 401',
+      failure: null,
+    });
     expect(t.sent).toHaveLength(1);
 
-    const down: Transport = { send: async () => Promise.reject(new TransportError('timeout', 'no answer within 5000 ms')) };
+    const down: Transport = {
+      send: async () => Promise.reject(new TransportError('timeout', 'no answer within 5000 ms')),
+    };
     expect(await runProvider(call(workflow()), { transport: down, signers: noSigners })).toMatchObject({
       failure: 'timeout',
       error: 'stage 1 (request): no answer within 5000 ms',
@@ -161,7 +202,9 @@ describe('runProvider with a workflow template', () => {
 
     const badBlock = workflow();
     (badBlock.stages[1] as { block: { url: string } }).block.url = '{{ client_id }}';
-    const inBlock = (await runProvider(call(badBlock), { transport: fakeTransport([token]), signers: noSigners }).catch((e: unknown) => e)) as TemplateError;
+    const inBlock = (await runProvider(call(badBlock), { transport: fakeTransport([token]), signers: noSigners }).catch(
+      (e: unknown) => e,
+    )) as TemplateError;
     expect(inBlock.reason).toBe('stage 2 (retry), attempt 1: the rendered url "app-1" is not an absolute URL');
     expect(inBlock.loc).toEqual(['stages', 1, 'block', 'url']);
   });

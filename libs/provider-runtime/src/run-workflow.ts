@@ -1,7 +1,20 @@
 import type { RequestTemplateView, RetryStageView, WorkflowTemplateView } from '@bastion/contracts';
-import { buildScope, renderTemplate, TemplateError, type TemplatePathSegment, WORKFLOW_LIMITS } from '@bastion/templates';
+import {
+  buildScope,
+  renderTemplate,
+  TemplateError,
+  type TemplatePathSegment,
+  WORKFLOW_LIMITS,
+} from '@bastion/templates';
 import { renderRequest } from './render-request';
-import { type FailureKind, type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError } from './transport';
+import {
+  type FailureKind,
+  type IncomingResponse,
+  type OutgoingRequest,
+  type Signers,
+  type Transport,
+  TransportError,
+} from './transport';
 
 /** One request a workflow sent, and what came back (null when nothing did). */
 export interface WorkflowExchange {
@@ -58,7 +71,11 @@ const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolv
  * Template errors are thrown (as TemplateError, naming the stage); transport failures and error
  * answers of a stage before the last end the run with `error` set.
  */
-export async function runWorkflow(workflow: WorkflowTemplateView, parts: WorkflowParts, deps: WorkflowDeps): Promise<WorkflowRun> {
+export async function runWorkflow(
+  workflow: WorkflowTemplateView,
+  parts: WorkflowParts,
+  deps: WorkflowDeps,
+): Promise<WorkflowRun> {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? sleeper;
   const budgetMs = workflow.timeout ? workflow.timeout * 1000 : deps.budgetMs;
@@ -76,16 +93,29 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
   });
 
   /** Sends one request of a stage; a transport failure comes back as `failure`. */
-  const send = async (template: RequestTemplateView, stage: number, label: string, attempt?: number): Promise<SendResult> => {
+  const send = async (
+    template: RequestTemplateView,
+    stage: number,
+    label: string,
+    attempt?: number,
+  ): Promise<SendResult> => {
     const remaining = deadline - now();
-    if (remaining <= 0) return { kind: 'failed', failure: 'timeout', message: `${label}: the workflow used up its ${budgetMs} ms` };
+    if (remaining <= 0)
+      return { kind: 'failed', failure: 'timeout', message: `${label}: the workflow used up its ${budgetMs} ms` };
     const scopeValues = attempt === undefined ? values : { ...values, attempt };
     const place: TemplatePathSegment[] = attempt === undefined ? ['stages', stage - 1] : ['stages', stage - 1, 'block'];
-    const { request, awsAuth, ociAuth } = atStage(label, place, () => renderRequest(template, buildScope({ ...parts, values: scopeValues }), deps.defaultTimeoutMs));
+    const { request, awsAuth, ociAuth } = atStage(label, place, () =>
+      renderRequest(template, buildScope({ ...parts, values: scopeValues }), deps.defaultTimeoutMs),
+    );
     request.timeoutMs = Math.max(1, Math.min(request.timeoutMs, remaining));
     if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
     if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
-    const exchange: WorkflowExchange = { stage, ...(attempt === undefined ? {} : { attempt }), request, response: null };
+    const exchange: WorkflowExchange = {
+      stage,
+      ...(attempt === undefined ? {} : { attempt }),
+      request,
+      response: null,
+    };
     exchanges.push(exchange);
     try {
       exchange.response = await deps.transport.send(request);
@@ -111,10 +141,13 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
   }
 
   const lastResponse = [...exchanges].reverse().find((e) => e.response)?.response ?? undefined;
-  const outputs = atStage('the workflow', ['outputs'], () => renderTemplate(workflow.outputs, buildScope({ ...parts, values, response: lastResponse })));
+  const outputs = atStage('the workflow', ['outputs'], () =>
+    renderTemplate(workflow.outputs, buildScope({ ...parts, values, response: lastResponse })),
+  );
   return {
     exchanges,
-    outputs: outputs && typeof outputs === 'object' && !Array.isArray(outputs) ? (outputs as Record<string, unknown>) : {},
+    outputs:
+      outputs && typeof outputs === 'object' && !Array.isArray(outputs) ? (outputs as Record<string, unknown>) : {},
     error: null,
     failure: null,
     sentAt,
@@ -134,7 +167,12 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
       const again =
         sent.kind === 'failed' || sent.unreadable !== undefined
           ? true
-          : when !== undefined && holds(atStage(label, ['stages', index - 1, 'when'], () => renderTemplate(when, buildScope({ ...parts, values: scopeValues, response: sent.response }))));
+          : when !== undefined &&
+            holds(
+              atStage(label, ['stages', index - 1, 'when'], () =>
+                renderTemplate(when, buildScope({ ...parts, values: scopeValues, response: sent.response })),
+              ),
+            );
       if (!again || attempt === attempts) break;
       const waitMs = backoffMs(stage, index, label, parts, scopeValues);
       if (now() + waitMs >= deadline) break;
@@ -144,13 +182,25 @@ export async function runWorkflow(workflow: WorkflowTemplateView, parts: Workflo
   }
 }
 
-function backoffMs(stage: RetryStageView, index: number, label: string, parts: WorkflowParts, values: Record<string, unknown>): number {
+function backoffMs(
+  stage: RetryStageView,
+  index: number,
+  label: string,
+  parts: WorkflowParts,
+  values: Record<string, unknown>,
+): number {
   if (stage.backoff === undefined) return 0;
   const backoff = stage.backoff;
   const place = ['stages', index - 1, 'backoff'];
-  const raw = typeof backoff === 'number' ? backoff : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, values })));
+  const raw =
+    typeof backoff === 'number'
+      ? backoff
+      : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, values })));
   const seconds = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`, { loc: place });
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`, {
+      loc: place,
+    });
   return Math.min(seconds, WORKFLOW_LIMITS.maxBackoffSeconds) * 1000;
 }
 
@@ -165,14 +215,26 @@ function readStageOutputs(
   if (!template.outputs) return { outputs: {} };
   try {
     const rendered = renderTemplate(template.outputs, buildScope({ ...parts, values, response }));
-    return { outputs: rendered && typeof rendered === 'object' && !Array.isArray(rendered) ? (rendered as Record<string, unknown>) : {} };
+    return {
+      outputs:
+        rendered && typeof rendered === 'object' && !Array.isArray(rendered)
+          ? (rendered as Record<string, unknown>)
+          : {},
+    };
   } catch (err) {
-    return { outputs: {}, unreadable: `${label}: could not read the answer (HTTP ${response.statusCode}): ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      outputs: {},
+      unreadable: `${label}: could not read the answer (HTTP ${response.statusCode}): ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }
 
 function holds(value: unknown): boolean {
-  return value === true || (typeof value === 'string' && value !== '' && value !== 'false') || (typeof value === 'number' && value !== 0);
+  return (
+    value === true ||
+    (typeof value === 'string' && value !== '' && value !== 'false') ||
+    (typeof value === 'number' && value !== 0)
+  );
 }
 
 /** Runs `fn`; a template error it throws names the stage, and its place is from the template's root. */

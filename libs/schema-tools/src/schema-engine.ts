@@ -15,7 +15,10 @@ export interface ServiceSchema {
   migrationsDir: string;
 }
 
-type Queryable = { performIO(q: unknown): Promise<{ fields: { dataTypeID: number }[] }>; startTransaction?: (...a: unknown[]) => Promise<unknown> };
+type Queryable = {
+  performIO(q: unknown): Promise<{ fields: { dataTypeID: number }[] }>;
+  startTransaction?: (...a: unknown[]) => Promise<unknown>;
+};
 
 /** The engine's catalog queries return Postgres "char" (OID 18), which the pg adapter cannot map: read it as text. */
 function readCharAsText<T extends object>(queryable: T): T {
@@ -104,7 +107,12 @@ export async function missingMigrationSql(serverUrl: string, s: ServiceSchema): 
 }
 
 /** Writes `<timestamp>_<name>/migration.sql` with what the schema needs; undefined when nothing changed. */
-export async function createMigration(serverUrl: string, s: ServiceSchema, name: string, now = new Date()): Promise<string | undefined> {
+export async function createMigration(
+  serverUrl: string,
+  s: ServiceSchema,
+  name: string,
+  now = new Date(),
+): Promise<string | undefined> {
   const sql = await missingMigrationSql(serverUrl, s);
   if (!sql) return undefined;
   const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);

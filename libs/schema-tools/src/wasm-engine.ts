@@ -22,7 +22,10 @@ export function loadSchemaEngine(): Bindings {
   if (bindings) return bindings;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const glue = require('@prisma/schema-engine-wasm/schema_engine_bg') as Bindings;
-  const wasmPath = join(dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
+  const wasmPath = join(
+    dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+    'schema_engine_bg.wasm',
+  );
   const imports: Record<string, unknown> = { ...glue };
   for (const key of Object.keys(imports)) {
     if (key.startsWith('__wbg_setTimeout_')) {

@@ -17,11 +17,16 @@ const services = findServiceMigrations(repo);
  */
 describe('Prisma schemas and their migrations', () => {
   it('covers every service with a Prisma schema', () => {
-    expect(services.map((s) => s.service)).toEqual(expect.arrayContaining(['tokens', 'providers', 'projects', 'prompts']));
+    expect(services.map((s) => s.service)).toEqual(
+      expect.arrayContaining(['tokens', 'providers', 'projects', 'prompts']),
+    );
   });
 
   it.each(services.map((s) => [s.service, s] as const))('%s: agree', async (_name, s) => {
-    const sql = await missingMigrationSql(serverUrl(), { schemaPath: join(repo, 'apps', s.service, 'prisma', 'schema.prisma'), migrationsDir: s.dir });
+    const sql = await missingMigrationSql(serverUrl(), {
+      schemaPath: join(repo, 'apps', s.service, 'prisma', 'schema.prisma'),
+      migrationsDir: s.dir,
+    });
     expect(sql).toBe('');
   });
 
@@ -29,7 +34,10 @@ describe('Prisma schemas and their migrations', () => {
     const copy = mkdtempSync(join(tmpdir(), 'drift-'));
     cpSync(join(repo, 'apps', 'tokens', 'prisma'), copy, { recursive: true });
     const schemaPath = join(copy, 'schema.prisma');
-    writeFileSync(schemaPath, readFileSync(schemaPath, 'utf8').replace('  siteName     String', '  extraColumn  Int?\n  siteName     String'));
+    writeFileSync(
+      schemaPath,
+      readFileSync(schemaPath, 'utf8').replace('  siteName     String', '  extraColumn  Int?\n  siteName     String'),
+    );
     const sql = await missingMigrationSql(serverUrl(), { schemaPath, migrationsDir: join(copy, 'migrations') });
     expect(sql).toContain('ADD COLUMN     "extraColumn" INTEGER');
   });

@@ -16,4 +16,9 @@ export { CompiledTemplate, compileTemplate } from './template/compile-template';
 export { renderTemplate } from './template/render-template';
 export { validateTemplate, type ValidateOptions } from './template/validate-template';
 export { evaluateExpression } from './expression/evaluate-expression';
-export { RESERVED_STAGE_OUTPUTS, validateProviderTemplate, WORKFLOW_LIMITS, type ProviderTemplateCheck } from './workflow/validate-provider-template';
+export {
+  RESERVED_STAGE_OUTPUTS,
+  validateProviderTemplate,
+  WORKFLOW_LIMITS,
+  type ProviderTemplateCheck,
+} from './workflow/validate-provider-template';

@@ -61,7 +61,7 @@ const ATTEMPTS: [string, TemplateErrorCode][] = [
   ["prompt['constr' + 'uctor']", 'forbidden'],
   ["prompt[['constructor']]", 'type'],
   ['prompt.toString()', 'type'],
-  ["prompt.at(0)", 'type'],
+  ['prompt.at(0)', 'type'],
   ['messages.__lookupGetter__', 'type'],
   ['messages[0].constructor', 'forbidden'],
   ['messages[0].toString()', 'forbidden'],
@@ -116,9 +116,9 @@ const ATTEMPTS: [string, TemplateErrorCode][] = [
   // Prototype pollution through created or parsed objects.
   ['{__proto__: {polluted: true}}', 'forbidden'],
   ["{'__proto__': {polluted: true}}", 'forbidden'],
-  ["JSON.parse('{\"__proto__\": {\"polluted\": true}}')", 'forbidden'],
-  ["{...JSON.parse('{\"__proto__\": {\"polluted\": true}}')}", 'forbidden'],
-  ["JSON.parse('{\"__proto__\": {\"polluted\": true}}').__proto__.polluted", 'forbidden'],
+  ['JSON.parse(\'{"__proto__": {"polluted": true}}\')', 'forbidden'],
+  ['{...JSON.parse(\'{"__proto__": {"polluted": true}}\')}', 'forbidden'],
+  ['JSON.parse(\'{"__proto__": {"polluted": true}}\').__proto__.polluted', 'forbidden'],
   // Code in any form.
   ['(() => 1)()', 'unsupported'],
   ['(function () { return this })()', 'unsupported'],
@@ -160,7 +160,15 @@ describe('sandbox escapes', () => {
   });
 
   it('does not put a secret in a message when an operation on it fails', () => {
-    for (const attempt of ['apiKey.x', '-apiKey', '+apiKey', 'apiKey + null', 'apiKey < 1', 'JSON.parse(apiKey)', 'apiKey()']) {
+    for (const attempt of [
+      'apiKey.x',
+      '-apiKey',
+      '+apiKey',
+      'apiKey + null',
+      'apiKey < 1',
+      'JSON.parse(apiKey)',
+      'apiKey()',
+    ]) {
       expect(failure(() => evaluateExpression(attempt, scope())).message).not.toContain(SECRET);
     }
   });

@@ -19,7 +19,11 @@ export class RecordingEventPublisher implements Pick<EventPublisher, 'publish' |
   readonly published: PublishedEvent[] = [];
   private failure?: Error;
 
-  async publish<P extends object>(event: EventContract<P>, payload: NoInfer<P>, eventId: string = randomUUID()): Promise<void> {
+  async publish<P extends object>(
+    event: EventContract<P>,
+    payload: NoInfer<P>,
+    eventId: string = randomUUID(),
+  ): Promise<void> {
     const subject = event.subject;
     if (this.failure) {
       const err = this.failure;
@@ -30,7 +34,12 @@ export class RecordingEventPublisher implements Pick<EventPublisher, 'publish' |
   }
 
   notify<P extends object>(event: EventContract<P>, payload: NoInfer<P>): void {
-    this.published.push({ subject: event.subject, payload: structuredClone(payload), eventId: randomUUID(), notified: true });
+    this.published.push({
+      subject: event.subject,
+      payload: structuredClone(payload),
+      eventId: randomUUID(),
+      notified: true,
+    });
   }
 
   failNext(err = new Error('stream unavailable')): void {

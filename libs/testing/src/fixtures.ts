@@ -15,7 +15,11 @@ export function tokenCreateBody(
   options: { namespace?: string; labels?: Record<string, string>; spec?: Record<string, unknown> } = {},
 ) {
   return {
-    metadata: { name, ...(options.namespace ? { namespace: options.namespace } : {}), ...(options.labels ? { labels: options.labels } : {}) },
+    metadata: {
+      name,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+      ...(options.labels ? { labels: options.labels } : {}),
+    },
     spec: options.spec ?? {},
   };
 }

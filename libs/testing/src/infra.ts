@@ -33,6 +33,9 @@ export async function recreateDatabase(serverUrl: string, database: string): Pro
 /** Drops `database` and creates it again as a copy of `template` (which must have no connections). */
 export async function cloneDatabase(serverUrl: string, template: string, database: string): Promise<string> {
   const name = safeName(database);
-  await onServer(serverUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `CREATE DATABASE ${name} TEMPLATE ${safeName(template)}`]);
+  await onServer(serverUrl, [
+    `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+    `CREATE DATABASE ${name} TEMPLATE ${safeName(template)}`,
+  ]);
   return withDatabase(serverUrl, name);
 }

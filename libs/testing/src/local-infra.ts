@@ -66,7 +66,8 @@ export function onPath(binary: string, env: Env = process.env): string | undefin
 async function waitUntilAnswering(host: string, port: number, child: ChildProcess, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) before it listened on ${host}:${port}`);
+    if (child.exitCode !== null)
+      throw new Error(`${what} exited (${child.exitCode}) before it listened on ${host}:${port}`);
     if (await answers(host, port, 200)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -116,7 +117,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const major = EMBEDDED_POSTGRES_MAJOR;
   const found = fresh ? major : readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim();
   if (found !== major) {
-    throw new Error(`${dataDir} holds PostgreSQL ${found} data; the embedded server is ${major}: move or delete that folder`);
+    throw new Error(
+      `${dataDir} holds PostgreSQL ${found} data; the embedded server is ${major}: move or delete that folder`,
+    );
   }
   if (fresh) {
     mkdirSync(join(dataDir, '..'), { recursive: true });
@@ -125,7 +128,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   try {
     await pg.start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL did not start on 127.0.0.1:${port}: ${err ?? ''}\n${logs.slice(-10).join('')}`, { cause: err });
+    throw new Error(
+      `embedded PostgreSQL did not start on 127.0.0.1:${port}: ${err ?? ''}\n${logs.slice(-10).join('')}`,
+      { cause: err },
+    );
   }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
@@ -145,7 +151,11 @@ export async function ensureNats(root: string, env: Env = process.env): Promise<
   const host = env.NATS_HOST || '127.0.0.1';
   const port = Number(env.NATS_PORT || 4222);
   if (await answers(host, port)) {
-    return { url: `nats://${host}:${port}`, description: `NATS: ${host}:${port} (NATS_URL unset)`, stop: async () => {} };
+    return {
+      url: `nats://${host}:${port}`,
+      description: `NATS: ${host}:${port} (NATS_URL unset)`,
+      stop: async () => {},
+    };
   }
   return startNatsServer(join(root, '.data', 'nats'), port, env);
 }
@@ -155,14 +165,35 @@ export async function ensureNats(root: string, env: Env = process.env): Promise<
  * authentication on: every bus user with its development password and permissions
  * (bus-permissions.ts), and the `unrestricted` users (the tests' observer) with none.
  */
-export async function startNatsServer(storeDir: string, port: number, env: Env = process.env, unrestricted: UnrestrictedUser[] = []): Promise<LocalService> {
+export async function startNatsServer(
+  storeDir: string,
+  port: number,
+  env: Env = process.env,
+  unrestricted: UnrestrictedUser[] = [],
+): Promise<LocalService> {
   const binary = onPath('nats-server', env);
   if (!binary) throw new Error(`no NATS at 127.0.0.1:${port} and no nats-server on PATH: ${NATS_HINT}`);
   mkdirSync(storeDir, { recursive: true });
   const config = join(storeDir, 'auth.conf');
   writeFileSync(config, natsServerAuthorization(devNatsPasswords(), unrestricted));
   // Its log (connections refused, permission violations) goes beside the store.
-  const child = spawn(binary, ['-c', config, '-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '-l', join(storeDir, 'nats-server.log')], { stdio: 'ignore' });
+  const child = spawn(
+    binary,
+    [
+      '-c',
+      config,
+      '-js',
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-sd',
+      storeDir,
+      '-l',
+      join(storeDir, 'nats-server.log'),
+    ],
+    { stdio: 'ignore' },
+  );
   await waitUntilAnswering('127.0.0.1', port, child, 'nats-server');
   return {
     url: `nats://127.0.0.1:${port}`,

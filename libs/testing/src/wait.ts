@@ -1,5 +1,9 @@
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -33,7 +33,9 @@ export class AccessGuard implements CanActivate {
     if (!rule) throw DomainError.permissionDenied('this route has no access rule');
     if ('public' in rule) return true;
     const started = performance.now();
-    const principal = await this.authenticate(req).finally(() => (requestTimings(req).auth = performance.now() - started));
+    const principal = await this.authenticate(req).finally(
+      () => (requestTimings(req).auth = performance.now() - started),
+    );
     if (!principal) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'missing or invalid bearer token');
     const why = refusal(rule, principal);
     if (why) throw DomainError.permissionDenied(why);

@@ -79,7 +79,13 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     const key = await this.lookup(parsed.id, now);
     if (!key || !apiKeySecretMatches(parsed.secret, key.hash)) return null;
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return null;
-    return { sub: `key:${key.id}`, tenant: key.tenant, roles: [key.role], ...(key.projectId ? { project: key.projectId } : {}), credential: 'key' };
+    return {
+      sub: `key:${key.id}`,
+      tenant: key.tenant,
+      roles: [key.role],
+      ...(key.projectId ? { project: key.projectId } : {}),
+      credential: 'key',
+    };
   }
 
   private async lookup(id: string, now: number): Promise<ResolvedApiKey | null> {

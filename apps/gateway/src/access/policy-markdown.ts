@@ -1,6 +1,11 @@
 import { type AccessRule, PRINCIPAL_KINDS, type RpcRule } from '@bastion/contracts';
 
-const LABEL: Record<string, string> = { 'user-jwt': 'user JWT', 'project-jwt': 'project JWT', 'project-key': 'project key', 'tenant-key': 'tenant key' };
+const LABEL: Record<string, string> = {
+  'user-jwt': 'user JWT',
+  'project-jwt': 'project JWT',
+  'project-key': 'project key',
+  'tenant-key': 'tenant key',
+};
 
 /** The access policy as the Markdown table README.md shows (a unit spec keeps the two equal). */
 export function policyMarkdown(policy: Readonly<Record<string, AccessRule | RpcRule>>, what = 'route'): string {

@@ -30,18 +30,19 @@ export class AdmissionController {
     // Sites send more passport fields than we validate; keep them, with the validated ones on top.
     const raw = (req.body as { spec?: { passport?: unknown } } | undefined)?.spec?.passport;
     const passport = { ...(isPlainObject(raw) ? raw : {}), ...body.spec.passport };
-    return this.rpc.call(
-      TokenRpc.register,
-      { body, passport, sourceAddress: req.ip },
-      rid,
-    );
+    return this.rpc.call(TokenRpc.register, { body, passport, sourceAddress: req.ip }, rid);
   }
 
   @ApiBearerAuth()
   @Get('api/register/namespaces/:namespace/registrations')
   @ApiOperation({ summary: 'List site registrations, sorted by name' })
   @ApiReply('RegistrationListResponse')
-  list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: NamespaceParams,
+    @Query() q: ListTokensQuery,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       TokenRpc.listRegistrations,
       { principal, namespace: p.namespace, labelFilter: q.label_filter, reportFields: q.report_fields !== undefined },
@@ -62,7 +63,11 @@ export class AdmissionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'List the registrations made with one token' })
   @ApiReply('RegistrationListResponse')
-  byToken(@CurrentPrincipal() principal: Principal, @Body() body: RegistrationsByTokenRequest, @RequestId() rid: string) {
+  byToken(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: RegistrationsByTokenRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(TokenRpc.registrationsByToken, { principal, siteToken: body.site_token }, rid);
   }
 

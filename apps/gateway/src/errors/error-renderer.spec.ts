@@ -39,21 +39,40 @@ describe('renderError', () => {
     expect(token.body).toEqual({
       code: 3,
       message: 'bad',
-      details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', field_violations: [{ field: 'metadata.name', description: 'must be a DNS label' }] }],
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.BadRequest',
+          field_violations: [{ field: 'metadata.name', description: 'must be a DNS label' }],
+        },
+      ],
     });
     const backend = renderError('backend', { ...base, code: ErrorCode.INVALID_ARGUMENT, message: 'bad', details });
     expect(backend.status).toBe(422);
     expect(backend.body).toEqual({ detail: details });
   });
 
-  it('carries a guardrail block\'s cai_error in the Anthropic error', () => {
+  it("carries a guardrail block's cai_error in the Anthropic error", () => {
     const cai = { outcome: 'blocked', scanner_results: [{ scannerId: 's', outcome: 'failed' }] };
-    const r = renderError('anthropic', { ...base, code: ErrorCode.INVALID_ARGUMENT, message: 'blocked', meta: { cai_error: cai } });
-    expect(r).toEqual({ status: 400, headers: {}, body: { type: 'error', error: { type: 'invalid_request_error', message: 'blocked', cai_error: cai } } });
+    const r = renderError('anthropic', {
+      ...base,
+      code: ErrorCode.INVALID_ARGUMENT,
+      message: 'blocked',
+      meta: { cai_error: cai },
+    });
+    expect(r).toEqual({
+      status: 400,
+      headers: {},
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'blocked', cai_error: cai } },
+    });
   });
 
   it('writes Anthropic errors and Retry-After', () => {
-    const r = renderError('anthropic', { ...base, code: ErrorCode.RESOURCE_EXHAUSTED, message: 'slow down', retryAfter: 1.2 });
+    const r = renderError('anthropic', {
+      ...base,
+      code: ErrorCode.RESOURCE_EXHAUSTED,
+      message: 'slow down',
+      retryAfter: 1.2,
+    });
     expect(r).toEqual({
       status: 429,
       headers: { 'retry-after': '2' },

@@ -1,4 +1,12 @@
-import { type AnthropicApiError, type BackendApiError, ErrorCode, type FieldViolation, GRPC_STATUS, HTTP_STATUS, type TokenApiError } from '@bastion/contracts';
+import {
+  type AnthropicApiError,
+  type BackendApiError,
+  ErrorCode,
+  type FieldViolation,
+  GRPC_STATUS,
+  HTTP_STATUS,
+  type TokenApiError,
+} from '@bastion/contracts';
 
 /** Each API keeps its own error body; the route's path decides which. */
 export type ErrorStyle = 'token' | 'backend' | 'anthropic' | 'openai';
@@ -85,7 +93,14 @@ export function renderError(style: ErrorStyle, e: ErrorInput): RenderedError {
       return {
         status,
         headers,
-        body: { type: 'error', error: { type: ANTHROPIC_TYPES[e.code], message, ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}) } } satisfies AnthropicApiError,
+        body: {
+          type: 'error',
+          error: {
+            type: ANTHROPIC_TYPES[e.code],
+            message,
+            ...(e.meta?.cai_error ? { cai_error: e.meta.cai_error } : {}),
+          },
+        } satisfies AnthropicApiError,
       };
     case 'openai':
       return {

@@ -1,6 +1,15 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { type NoPayload, ProjectRpc, PromptRpc, ProviderRpc, ProxyRpc, type RpcContract, type ServiceHealthView, TokenRpc } from '@bastion/contracts';
+import {
+  type NoPayload,
+  ProjectRpc,
+  PromptRpc,
+  ProviderRpc,
+  ProxyRpc,
+  type RpcContract,
+  type ServiceHealthView,
+  TokenRpc,
+} from '@bastion/contracts';
 import { lifecycleCheck, NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import { runHealthChecks } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';

@@ -7,7 +7,11 @@ import type { HttpBodies, HttpBodyName } from '@bastion/contracts';
  */
 export function ApiReply<K extends HttpBodyName>(
   name: K,
-): <M extends (...args: never[]) => HttpBodies[K] | Promise<HttpBodies[K]>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
+): <M extends (...args: never[]) => HttpBodies[K] | Promise<HttpBodies[K]>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void {
   const doc = ApiOkResponse({ schema: { $ref: `#/components/schemas/${name}` } });
   return (target, key, descriptor) => {
     doc(target, key, descriptor);

@@ -2,7 +2,12 @@ import { ErrorCode, HTTP_BODY_SCHEMAS, HTTP_STATUS, type HttpBodyName } from '@b
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { errorStyleFor, type ErrorStyle } from '../errors/error-renderer';
 
-const ERROR_BODY: Record<ErrorStyle, HttpBodyName> = { token: 'TokenApiError', backend: 'BackendApiError', anthropic: 'AnthropicApiError', openai: 'OpenAiApiError' };
+const ERROR_BODY: Record<ErrorStyle, HttpBodyName> = {
+  token: 'TokenApiError',
+  backend: 'BackendApiError',
+  anthropic: 'AnthropicApiError',
+  openai: 'OpenAiApiError',
+};
 
 /** Every status an error can leave with, from the one code-to-status table; `/backend` adds 422 for field violations. */
 function errorStatuses(style: ErrorStyle): number[] {

@@ -2,7 +2,12 @@ import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@bastion/contracts';
 import { summarise, toViolations } from '@bastion/messaging';
 
-const LOCATION: Record<ArgumentMetadata['type'], string> = { body: 'body', query: 'query', param: 'path', custom: 'body' };
+const LOCATION: Record<ArgumentMetadata['type'], string> = {
+  body: 'body',
+  query: 'query',
+  param: 'path',
+  custom: 'body',
+};
 
 /**
  * Validates every body, query and path DTO. A violation is INVALID_ARGUMENT with each field's

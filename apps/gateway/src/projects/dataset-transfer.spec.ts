@@ -25,14 +25,21 @@ describe('evaluateDataset', () => {
   const target = { principal, scannerId: 's', versionRef: 'v_1' };
   const recorder = () => {
     const calls: { subject: string; data: Record<string, unknown> }[] = [];
-    const rpc = { call: async ({ subject }: { subject: string }, data: Record<string, unknown>) => (calls.push({ subject, data }), { ok: true }) } as unknown as NatsRpcClient;
+    const rpc = {
+      call: async ({ subject }: { subject: string }, data: Record<string, unknown>) => (
+        calls.push({ subject, data }),
+        { ok: true }
+      ),
+    } as unknown as NatsRpcClient;
     return { calls, rpc };
   };
 
   it('sends a small CSV inline in one request', async () => {
     const { calls, rpc } = recorder();
     await evaluateDataset(rpc, target, 'a,1\n', 'r');
-    expect(calls).toEqual([{ subject: ScannerSubjects.evaluate, data: { ...target, data: Buffer.from('a,1\n').toString('base64') } }]);
+    expect(calls).toEqual([
+      { subject: ScannerSubjects.evaluate, data: { ...target, data: Buffer.from('a,1\n').toString('base64') } },
+    ]);
   });
 
   it('stages a large CSV part by part, then evaluates the upload by id, size and checksum', async () => {
@@ -43,10 +50,18 @@ describe('evaluateDataset', () => {
     expect(staged.map((c) => c.data.part)).toEqual([0, 1, 2, 3]);
     const last = calls[calls.length - 1];
     expect(last.subject).toBe(ScannerSubjects.evaluate);
-    expect(last.data.upload).toEqual({ id: staged[0].data.uploadId, parts: 4, bytes: csv.length, sha256: createHash('sha256').update(csv).digest('hex') });
+    expect(last.data.upload).toEqual({
+      id: staged[0].data.uploadId,
+      parts: 4,
+      bytes: csv.length,
+      sha256: createHash('sha256').update(csv).digest('hex'),
+    });
   });
 
   it('refuses a body that is not text with a 422-style violation', async () => {
-    await expect(evaluateDataset(recorder().rpc, target, { prompt: 'x' }, 'r')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: [{ loc: ['body'] }] });
+    await expect(evaluateDataset(recorder().rpc, target, { prompt: 'x' }, 'r')).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: [{ loc: ['body'] }],
+    });
   });
 });

@@ -1,5 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DATASET_MAX_BYTES, DATASET_PART_BYTES, type DatasetRunView, DomainError, type Principal, ScannerRpc } from '@bastion/contracts';
+import {
+  DATASET_MAX_BYTES,
+  DATASET_PART_BYTES,
+  type DatasetRunView,
+  DomainError,
+  type Principal,
+  ScannerRpc,
+} from '@bastion/contracts';
 import type { NatsRpcClient } from '@bastion/messaging';
 
 /** Parts staged at once. */
@@ -37,10 +44,20 @@ export async function evaluateDataset(
   const uploadId = randomUUID();
   for (let first = 0; first < parts.length; first += CONCURRENCY) {
     await Promise.all(
-      parts.slice(first, first + CONCURRENCY).map((data, i) =>
-        rpc.call(ScannerRpc.stageDataset, { principal: target.principal, uploadId, part: first + i, data }, requestId),
-      ),
+      parts
+        .slice(first, first + CONCURRENCY)
+        .map((data, i) =>
+          rpc.call(
+            ScannerRpc.stageDataset,
+            { principal: target.principal, uploadId, part: first + i, data },
+            requestId,
+          ),
+        ),
     );
   }
-  return rpc.call(ScannerRpc.evaluate, { ...target, upload: { id: uploadId, parts: parts.length, bytes, sha256 } }, requestId);
+  return rpc.call(
+    ScannerRpc.evaluate,
+    { ...target, upload: { id: uploadId, parts: parts.length, bytes, sha256 } },
+    requestId,
+  );
 }

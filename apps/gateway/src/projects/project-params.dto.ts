@@ -16,7 +16,7 @@ export class ScannerVersionParams extends ScannerIdParams {
 }
 
 export class ProjectRefParams {
-  @ApiProperty({ example: 'support-bot', description: 'An id, a name, or `default` (the tenant\'s default project).' })
+  @ApiProperty({ example: 'support-bot', description: "An id, a name, or `default` (the tenant's default project)." })
   @IsString()
   @MaxLength(128)
   project!: string;
@@ -48,7 +48,10 @@ export class ProjectRefEntryParams {
 
 /** `?source=vendor`, as clients ask for packages: every package here is built in, from the vendor. */
 export class PackagesQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ['vendor'], description: 'Every package is a built-in (vendor) package, so this changes nothing.' })
+  @ApiPropertyOptional({
+    enum: ['vendor'],
+    description: 'Every package is a built-in (vendor) package, so this changes nothing.',
+  })
   @IsOptional()
   @IsIn(['vendor'])
   source?: string;

@@ -33,7 +33,11 @@ export class ProjectsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a project (draft unless deploymentStatus says live)' })
   @ApiReply('ProjectReply')
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProjectRequest, @RequestId() rid: string): ProjectResponse {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateProjectRequest,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.create, { principal, body }, rid);
   }
 
@@ -47,14 +51,26 @@ export class ProjectsController {
   @Get(':project')
   @ApiOperation({ summary: 'Get project: by id or name; configAt returns the config as it was then' })
   @ApiReply('ProjectReply')
-  get(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefParams, @Query() q: GetProjectQuery, @RequestId() rid: string): ProjectResponse {
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefParams,
+    @Query() q: GetProjectQuery,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.get, { principal, project: p.project, configAt: q.configAt }, rid);
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update a project: fields, deployment status, or whole config lists (each change of config is kept)' })
+  @ApiOperation({
+    summary: 'Update a project: fields, deployment status, or whole config lists (each change of config is kept)',
+  })
   @ApiReply('ProjectReply')
-  update(@CurrentPrincipal() principal: Principal, @Param() p: ProjectIdParams, @Body() body: UpdateProjectRequest, @RequestId() rid: string): ProjectResponse {
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectIdParams,
+    @Body() body: UpdateProjectRequest,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.update, { principal, id: p.id, body }, rid);
   }
 
@@ -69,30 +85,59 @@ export class ProjectsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Attach a scanner (pin a published version, or follow the latest)' })
   @ApiReply('ProjectReply')
-  attachScanner(@CurrentPrincipal() principal: Principal, @Param() p: ProjectIdParams, @Body() entry: GuardrailEntryInput, @RequestId() rid: string): ProjectResponse {
+  attachScanner(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectIdParams,
+    @Body() entry: GuardrailEntryInput,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.attachGuardrail, { principal, id: p.id, list: 'scanners', entry }, rid);
   }
 
   @Patch(':id/scanners/:entryId')
   @ApiOperation({ summary: "Change an attached scanner's entry" })
   @ApiReply('ProjectReply')
-  updateScanner(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @Body() changes: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'scanners', entryId: p.entryId, changes }, rid);
+  updateScanner(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectEntryParams,
+    @Body() changes: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.updateGuardrail,
+      { principal, id: p.id, list: 'scanners', entryId: p.entryId, changes },
+      rid,
+    );
   }
 
   @Post(':id/scanners/:entryId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Attach a scanner by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiOperation({
+    summary: 'Attach a scanner by id; the entry starts disabled until PATCHed (unless the optional body enables it)',
+  })
   @ApiBody({ type: GuardrailEntryChange, required: false })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  attachScannerById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'scanners', entryId: p.entryId, guardrail }, rid);
+  attachScannerById(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @Body() guardrail: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.attachById,
+      { principal, id: p.id, list: 'scanners', entryId: p.entryId, guardrail },
+      rid,
+    );
   }
 
   @Delete(':id/scanners/:entryId')
   @ApiOperation({ summary: 'Detach a scanner (project by id or name)' })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  detachScanner(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
+  detachScanner(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'scanners', entryId: p.entryId }, rid);
   }
 
@@ -100,53 +145,107 @@ export class ProjectsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Attach a built-in package' })
   @ApiReply('ProjectReply')
-  attachPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectIdParams, @Body() entry: GuardrailEntryInput, @RequestId() rid: string): ProjectResponse {
+  attachPackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectIdParams,
+    @Body() entry: GuardrailEntryInput,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.attachGuardrail, { principal, id: p.id, list: 'packages', entry }, rid);
   }
 
   @Patch(':id/packages/:entryId')
   @ApiOperation({ summary: "Change an attached package's entry" })
   @ApiReply('ProjectReply')
-  updatePackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @Body() changes: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'packages', entryId: p.entryId, changes }, rid);
+  updatePackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectEntryParams,
+    @Body() changes: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.updateGuardrail,
+      { principal, id: p.id, list: 'packages', entryId: p.entryId, changes },
+      rid,
+    );
   }
 
   @Post(':id/packages/:entryId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Attach a package by id (alias of .../scanner-packages/{packageId}); starts disabled until PATCHed' })
+  @ApiOperation({
+    summary: 'Attach a package by id (alias of .../scanner-packages/{packageId}); starts disabled until PATCHed',
+  })
   @ApiBody({ type: GuardrailEntryChange, required: false })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  attachPackageById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail }, rid);
+  attachPackageById(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @Body() guardrail: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.attachById,
+      { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail },
+      rid,
+    );
   }
 
   @Delete(':id/packages/:entryId')
   @ApiOperation({ summary: 'Detach a package (project by id or name)' })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  detachPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
+  detachPackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'packages', entryId: p.entryId }, rid);
   }
 
   @Post(':id/scanner-packages/:entryId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Attach a scanner package by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiOperation({
+    summary:
+      'Attach a scanner package by id; the entry starts disabled until PATCHed (unless the optional body enables it)',
+  })
   @ApiBody({ type: GuardrailEntryChange, required: false })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  attachScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() guardrail: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail }, rid);
+  attachScannerPackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @Body() guardrail: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.attachById,
+      { principal, id: p.id, list: 'packages', entryId: p.entryId, guardrail },
+      rid,
+    );
   }
 
   @Patch(':id/scanner-packages/:entryId')
   @ApiOperation({ summary: "Change an attached scanner package's entry (alias of .../packages/{entryId})" })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  updateScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @Body() changes: GuardrailEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.updateGuardrail, { principal, id: p.id, list: 'packages', entryId: p.entryId, changes }, rid);
+  updateScannerPackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectEntryParams,
+    @Body() changes: GuardrailEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.updateGuardrail,
+      { principal, id: p.id, list: 'packages', entryId: p.entryId, changes },
+      rid,
+    );
   }
 
   @Delete(':id/scanner-packages/:entryId')
   @ApiOperation({ summary: 'Detach a scanner package (project by id or name)' })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  detachScannerPackage(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
+  detachScannerPackage(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'packages', entryId: p.entryId }, rid);
   }
 
@@ -154,30 +253,55 @@ export class ProjectsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Attach a provider (its id is checked as a UUID only)' })
   @ApiReply('ProjectReply')
-  attachProvider(@CurrentPrincipal() principal: Principal, @Param() p: ProjectIdParams, @Body() entry: ProviderEntryInput, @RequestId() rid: string): ProjectResponse {
+  attachProvider(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectIdParams,
+    @Body() entry: ProviderEntryInput,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.attachProvider, { principal, id: p.id, entry }, rid);
   }
 
   @Patch(':id/providers/:entryId')
   @ApiOperation({ summary: "Change an attached provider's entry" })
   @ApiReply('ProjectReply')
-  updateProvider(@CurrentPrincipal() principal: Principal, @Param() p: ProjectEntryParams, @Body() changes: ProviderEntryChange, @RequestId() rid: string): ProjectResponse {
+  updateProvider(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectEntryParams,
+    @Body() changes: ProviderEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.updateProvider, { principal, id: p.id, entryId: p.entryId, changes }, rid);
   }
 
   @Post(':id/providers/:entryId')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Attach a provider by id; the entry starts disabled until PATCHed (unless the optional body enables it)' })
+  @ApiOperation({
+    summary: 'Attach a provider by id; the entry starts disabled until PATCHed (unless the optional body enables it)',
+  })
   @ApiBody({ type: ProviderEntryChange, required: false })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  attachProviderById(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @Body() provider: ProviderEntryChange, @RequestId() rid: string): ProjectResponse {
-    return this.rpc.call(ProjectRpc.attachById, { principal, id: p.id, list: 'providers', entryId: p.entryId, provider }, rid);
+  attachProviderById(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @Body() provider: ProviderEntryChange,
+    @RequestId() rid: string,
+  ): ProjectResponse {
+    return this.rpc.call(
+      ProjectRpc.attachById,
+      { principal, id: p.id, list: 'providers', entryId: p.entryId, provider },
+      rid,
+    );
   }
 
   @Delete(':id/providers/:entryId')
   @ApiOperation({ summary: 'Detach a provider (project by id or name)' })
   @ApiOkResponse({ type: ProjectResponseSchema })
-  detachProvider(@CurrentPrincipal() principal: Principal, @Param() p: ProjectRefEntryParams, @RequestId() rid: string): ProjectResponse {
+  detachProvider(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProjectRefEntryParams,
+    @RequestId() rid: string,
+  ): ProjectResponse {
     return this.rpc.call(ProjectRpc.detach, { principal, id: p.id, list: 'providers', entryId: p.entryId }, rid);
   }
 }
@@ -190,7 +314,9 @@ export class GlobalProjectController {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   @Get()
-  @ApiOperation({ summary: "The tenant's global project (`default`, made on first use); a project-scoped token gets its own project" })
+  @ApiOperation({
+    summary: "The tenant's global project (`default`, made on first use); a project-scoped token gets its own project",
+  })
   @ApiOkResponse({ type: ProjectResponseSchema })
   get(@CurrentPrincipal() principal: Principal, @RequestId() rid: string): ProjectResponse {
     return this.rpc.call(ProjectRpc.global, { principal }, rid);

@@ -31,7 +31,9 @@ export class ScannersController {
 
   @Post('scanners')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a scanner (its first version, v_1); a config that cannot run on RE2 is a 422 saying why' })
+  @ApiOperation({
+    summary: 'Create a scanner (its first version, v_1); a config that cannot run on RE2 is a 422 saying why',
+  })
   @ApiReply('ScannerCreateResponse')
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateScannerRequest, @RequestId() rid: string) {
     return this.rpc.call(ScannerRpc.create, { principal, body }, rid);
@@ -52,9 +54,16 @@ export class ScannersController {
   }
 
   @Patch('scanners/:scannerId')
-  @ApiOperation({ summary: 'Update guardrail: a change of config or direction makes a new version; version.push makes it the latest' })
+  @ApiOperation({
+    summary: 'Update guardrail: a change of config or direction makes a new version; version.push makes it the latest',
+  })
   @ApiReply('ScannerUpdateResponse')
-  update(@CurrentPrincipal() principal: Principal, @Param() p: ScannerIdParams, @Body() body: UpdateScannerRequest, @RequestId() rid: string) {
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ScannerIdParams,
+    @Body() body: UpdateScannerRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(ScannerRpc.update, { principal, scannerId: p.scannerId, body }, rid);
   }
 
@@ -68,7 +77,12 @@ export class ScannersController {
   @Get('scanners/:scannerId/versions')
   @ApiOperation({ summary: "List a scanner's versions, newest first (cursor pagination)" })
   @ApiReply('ScannerVersionPage')
-  versions(@CurrentPrincipal() principal: Principal, @Param() p: ScannerIdParams, @Query() q: PageQuery, @RequestId() rid: string) {
+  versions(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ScannerIdParams,
+    @Query() q: PageQuery,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       ScannerRpc.listVersions,
       { principal, scannerId: p.scannerId, limit: q.limit, cursor: q.cursor },
@@ -84,27 +98,53 @@ export class ScannersController {
   }
 
   @Patch('scanners/:scannerId/versions/:versionId')
-  @ApiOperation({ summary: 'Publish or unpublish a version, describe it, or push it to be the latest (also a rollback)' })
+  @ApiOperation({
+    summary: 'Publish or unpublish a version, describe it, or push it to be the latest (also a rollback)',
+  })
   @ApiReply('ScannerUpdateResponse')
-  updateVersion(@CurrentPrincipal() principal: Principal, @Param() p: ScannerVersionParams, @Body() body: UpdateScannerVersionRequest, @RequestId() rid: string) {
-    return this.rpc.call(ScannerRpc.updateVersion, { principal, scannerId: p.scannerId, versionRef: p.versionId, body }, rid);
+  updateVersion(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ScannerVersionParams,
+    @Body() body: UpdateScannerVersionRequest,
+    @RequestId() rid: string,
+  ) {
+    return this.rpc.call(
+      ScannerRpc.updateVersion,
+      { principal, scannerId: p.scannerId, versionRef: p.versionId, body },
+      rid,
+    );
   }
 
   @Post('scanners/:scannerId/versions/:versionId/evaluate')
   @HttpCode(200)
   @RouteConfig(CSV_BODY)
   @ApiConsumes('text/csv')
-  @ApiBody({ schema: { type: 'string', example: 'prompt,label\n"my ssn is 123-45-6789",true\nhello,false\n' }, description: 'prompt,label rows (label true/1 = should block), at most 10 MB' })
-  @ApiOperation({ summary: 'Run a version over a labelled CSV and store accuracy, precision, recall, F1 and the confusion matrix' })
+  @ApiBody({
+    schema: { type: 'string', example: 'prompt,label\n"my ssn is 123-45-6789",true\nhello,false\n' },
+    description: 'prompt,label rows (label true/1 = should block), at most 10 MB',
+  })
+  @ApiOperation({
+    summary: 'Run a version over a labelled CSV and store accuracy, precision, recall, F1 and the confusion matrix',
+  })
   @ApiReply('DatasetRunReply')
-  evaluate(@CurrentPrincipal() principal: Principal, @Param() p: ScannerVersionParams, @Body() csv: string, @RequestId() rid: string) {
+  evaluate(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ScannerVersionParams,
+    @Body() csv: string,
+    @RequestId() rid: string,
+  ) {
     return evaluateDataset(this.rpc, { principal, scannerId: p.scannerId, versionRef: p.versionId }, csv, rid);
   }
 
   @Get('scanners/:scannerId/versions/:versionId/evaluations')
   @ApiOperation({ summary: "List the tenant's dataset runs of a version, newest first (cursor pagination)" })
   @ApiReply('DatasetRunPage')
-  evaluations(@CurrentPrincipal() principal: Principal, @Param() p: ScannerVersionParams, @Query() q: PageQuery, @RequestId() rid: string) {
+  evaluations(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ScannerVersionParams,
+    @Query() q: PageQuery,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       ScannerRpc.listEvaluations,
       { principal, scannerId: p.scannerId, versionRef: p.versionId, limit: q.limit, cursor: q.cursor },
@@ -113,7 +153,9 @@ export class ScannersController {
   }
 
   @Get('scanner-packages')
-  @ApiOperation({ summary: "List the scanner packages (all built in, from the vendor; attached under a project's config.packages)" })
+  @ApiOperation({
+    summary: "List the scanner packages (all built in, from the vendor; attached under a project's config.packages)",
+  })
   @ApiOkResponse({ type: PackagePageSchema })
   scannerPackages(@CurrentPrincipal() principal: Principal, @Query() q: PackagesQuery, @RequestId() rid: string) {
     return this.rpc.call(ScannerRpc.listPackages, { principal, limit: q.limit, cursor: q.cursor }, rid);

@@ -1,7 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { CreatePromptTemplateRequest, ListPromptsQuery, type Principal, PromptIdParams, PromptRpc } from '@bastion/contracts';
+import {
+  CreatePromptTemplateRequest,
+  ListPromptsQuery,
+  type Principal,
+  PromptIdParams,
+  PromptRpc,
+} from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
@@ -18,7 +24,9 @@ export class PromptsController {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   @Get()
-  @ApiOperation({ summary: 'List prompts, newest first (cursor pagination; filters projectId, outcomes, after, before)' })
+  @ApiOperation({
+    summary: 'List prompts, newest first (cursor pagination; filters projectId, outcomes, after, before)',
+  })
   @ApiReply('PromptPage')
   list(@CurrentPrincipal() principal: Principal, @Query() q: ListPromptsQuery, @RequestId() rid: string) {
     return this.rpc.call(PromptRpc.list, { principal, ...q }, rid);
@@ -28,7 +36,11 @@ export class PromptsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a prompt template from a prompt' })
   @ApiReply('PromptTemplateReply')
-  createTemplate(@CurrentPrincipal() principal: Principal, @Body() body: CreatePromptTemplateRequest, @RequestId() rid: string) {
+  createTemplate(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreatePromptTemplateRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(PromptRpc.createTemplate, { principal, body }, rid);
   }
 

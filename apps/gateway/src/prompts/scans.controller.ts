@@ -13,7 +13,7 @@ export class ScansController {
   constructor(private readonly rpc: NatsRpcClient) {}
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a stored scan (a project-scoped token sees only its project\'s scans)' })
+  @ApiOperation({ summary: "Get a stored scan (a project-scoped token sees only its project's scans)" })
   @ApiOkResponse({ type: ScanResponseSchema })
   get(@CurrentPrincipal() principal: Principal, @Param() p: PromptIdParams, @RequestId() rid: string) {
     return this.rpc.call(PromptRpc.getScan, { principal, id: p.id }, rid);

@@ -47,7 +47,9 @@ export class ProvidersController {
 
   @Post('test')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Test a provider template (request or workflow) or a system provider; inputs.prompt is the test prompt' })
+  @ApiOperation({
+    summary: 'Test a provider template (request or workflow) or a system provider; inputs.prompt is the test prompt',
+  })
   @ApiExtraModels(ProviderTestExchangeSchema)
   @ApiOkResponse({ type: ProviderTestResultSchema })
   test(@CurrentPrincipal() principal: Principal, @Body() body: TestProviderRequest, @RequestId() rid: string) {
@@ -56,7 +58,10 @@ export class ProvidersController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create a provider from a system provider or a template (request or workflow); test: true tests it before saving' })
+  @ApiOperation({
+    summary:
+      'Create a provider from a system provider or a template (request or workflow); test: true tests it before saving',
+  })
   @ApiOkResponse({ type: ProviderIdResponseSchema })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
     return this.rpc.call(ProviderRpc.create, { principal, body }, rid);
@@ -79,7 +84,12 @@ export class ProvidersController {
   @Patch(':ref')
   @ApiOperation({ summary: 'Update a provider; test: true tests the result before saving' })
   @ApiOkResponse({ type: ProviderResponseSchema })
-  update(@CurrentPrincipal() principal: Principal, @Param() p: ProviderRefParams, @Body() body: UpdateProviderRequest, @RequestId() rid: string) {
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: ProviderRefParams,
+    @Body() body: UpdateProviderRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
   }
 

@@ -32,7 +32,10 @@ export class OpenAiController {
   @ApiOperation({ summary: 'OpenAI Chat Completions through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({
     description: 'A chat.completion, or with stream: true chat.completion.chunk events ending in data: [DONE]',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } }, 'text/event-stream': { schema: { type: 'string' } } },
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } },
+      'text/event-stream': { schema: { type: 'string' } },
+    },
   })
   async completions(
     @CurrentPrincipal() principal: Principal,
@@ -49,8 +52,14 @@ export class OpenAiController {
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    await relayStream(this.rpc, this.nc, ProxyStreams.chat, command, rid, reply, (message) =>
-      `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`,
+    await relayStream(
+      this.rpc,
+      this.nc,
+      ProxyStreams.chat,
+      command,
+      rid,
+      reply,
+      (message) => `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`,
     );
   }
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type MessagesCommand, ProxySignals, type ProxyStreams, STREAM_HEARTBEAT_MS, STREAM_PEER_TIMEOUT_MS } from '@bastion/contracts';
+import {
+  type MessagesCommand,
+  ProxySignals,
+  type ProxyStreams,
+  STREAM_HEARTBEAT_MS,
+  STREAM_PEER_TIMEOUT_MS,
+} from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { NatsRpcClient } from '@bastion/messaging';
 import type { FastifyReply } from 'fastify';

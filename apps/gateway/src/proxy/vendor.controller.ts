@@ -33,8 +33,12 @@ export class VendorController {
   @Post('messages')
   @ApiOperation({ summary: 'Anthropic Messages API through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({
-    description: "The provider's answer as the provider sent it: a Message (JSON), or with stream: true its server-sent events",
-    content: { 'application/json': { schema: { type: 'object', additionalProperties: true } }, 'text/event-stream': { schema: { type: 'string' } } },
+    description:
+      "The provider's answer as the provider sent it: a Message (JSON), or with stream: true its server-sent events",
+    content: {
+      'application/json': { schema: { type: 'object', additionalProperties: true } },
+      'text/event-stream': { schema: { type: 'string' } },
+    },
   })
   async messages(
     @CurrentPrincipal() principal: Principal,
@@ -51,13 +55,24 @@ export class VendorController {
     const timings = requestTimings(req);
     const started = performance.now();
     if (body.stream !== true) {
-      const res = await this.rpc.longCall(ProxyRpc.messages, { principal, provider: p.provider, body, headers: forward }, rid);
+      const res = await this.rpc.longCall(
+        ProxyRpc.messages,
+        { principal, provider: p.provider, body, headers: forward },
+        rid,
+      );
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
       return;
     }
-    await relayStream(this.rpc, this.nc, ProxyStreams.messages, { principal, provider: p.provider, body, headers: forward }, rid, reply, (message) =>
-      `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
+    await relayStream(
+      this.rpc,
+      this.nc,
+      ProxyStreams.messages,
+      { principal, provider: p.provider, body, headers: forward },
+      rid,
+      reply,
+      (message) =>
+        `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`,
       { timings, started },
     );
   }

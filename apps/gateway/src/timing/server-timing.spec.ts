@@ -2,7 +2,11 @@ import { remoteTimings, serverTimingHeader, splitRoundTrip } from './server-timi
 
 describe('remoteTimings', () => {
   it('keeps the phases the proxy may report', () => {
-    expect(remoteTimings({ guard: 0.5, upstream: 12, record: 0.25 })).toEqual({ guard: 0.5, upstream: 12, record: 0.25 });
+    expect(remoteTimings({ guard: 0.5, upstream: 12, record: 0.25 })).toEqual({
+      guard: 0.5,
+      upstream: 12,
+      record: 0.25,
+    });
   });
 
   it.each([undefined, null, 'fast', 3, []])('reads %p as no timing', (value) => {
@@ -17,7 +21,12 @@ describe('remoteTimings', () => {
 
 describe('splitRoundTrip', () => {
   it('leaves the part of the round trip the proxy does not account for as rpc', () => {
-    expect(splitRoundTrip(10, { guard: 1, upstream: 6, record: 0.5 })).toEqual({ rpc: 2.5, guard: 1, upstream: 6, record: 0.5 });
+    expect(splitRoundTrip(10, { guard: 1, upstream: 6, record: 0.5 })).toEqual({
+      rpc: 2.5,
+      guard: 1,
+      upstream: 6,
+      record: 0.5,
+    });
   });
 
   it('is the whole round trip without a report', () => {
@@ -31,7 +40,9 @@ describe('splitRoundTrip', () => {
 
 describe('serverTimingHeader', () => {
   it('lists the phases in order, rounded to hundredths of a millisecond', () => {
-    expect(serverTimingHeader({ upstream: 12.3456, auth: 0.123, rpc: 1 })).toBe('auth;dur=0.12, rpc;dur=1, upstream;dur=12.35');
+    expect(serverTimingHeader({ upstream: 12.3456, auth: 0.123, rpc: 1 })).toBe(
+      'auth;dur=0.12, rpc;dur=1, upstream;dur=12.35',
+    );
   });
 
   it('says nothing without phases', () => {

@@ -27,21 +27,36 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a token', operationId: 'ves.io.schema.token.API.Create' })
   @ApiReply('TokenCreateResponse')
-  create(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Body() body: CreateTokenRequest, @RequestId() rid: string) {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: NamespaceParams,
+    @Body() body: CreateTokenRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(TokenRpc.create, { principal, namespace: p.namespace, body }, rid);
   }
 
   @Put(':name')
   @ApiOperation({ summary: 'Replace a token (metadata only)', operationId: 'ves.io.schema.token.API.Replace' })
   @ApiReply('EmptyResponse')
-  replace(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: ReplaceTokenRequest, @RequestId() rid: string) {
+  replace(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: TokenParams,
+    @Body() body: ReplaceTokenRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(TokenRpc.replace, { principal, namespace: p.namespace, name: p.name, body }, rid);
   }
 
   @Get()
   @ApiOperation({ summary: 'List tokens, sorted by name', operationId: 'ves.io.schema.token.API.List' })
   @ApiReply('TokenListResponse')
-  list(@CurrentPrincipal() principal: Principal, @Param() p: NamespaceParams, @Query() q: ListTokensQuery, @RequestId() rid: string) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: NamespaceParams,
+    @Query() q: ListTokensQuery,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       TokenRpc.list,
       {
@@ -58,10 +73,20 @@ export class TokensController {
   @Get(':name')
   @ApiOperation({ summary: 'Get a token', operationId: 'ves.io.schema.token.API.Get' })
   @ApiReply('TokenGetResponse')
-  get(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Query() q: GetTokenQuery, @RequestId() rid: string) {
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: TokenParams,
+    @Query() q: GetTokenQuery,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       TokenRpc.get,
-      { principal, namespace: p.namespace, name: p.name, responseFormat: q.response_format ?? 'GET_RSP_FORMAT_DEFAULT' },
+      {
+        principal,
+        namespace: p.namespace,
+        name: p.name,
+        responseFormat: q.response_format ?? 'GET_RSP_FORMAT_DEFAULT',
+      },
       rid,
     );
   }
@@ -69,7 +94,12 @@ export class TokensController {
   @Delete(':name')
   @ApiOperation({ summary: 'Delete a token', operationId: 'ves.io.schema.token.API.Delete' })
   @ApiReply('EmptyResponse')
-  delete(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: DeleteTokenRequest, @RequestId() rid: string) {
+  delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: TokenParams,
+    @Body() body: DeleteTokenRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       TokenRpc.delete,
       { principal, namespace: p.namespace, name: p.name, failIfReferred: body.fail_if_referred ?? false },
@@ -81,7 +111,12 @@ export class TokensController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Set a token state', operationId: 'ves.io.schema.token.CustomAPI.TokenState' })
   @ApiReply('TokenObjectChangeResponse')
-  setState(@CurrentPrincipal() principal: Principal, @Param() p: TokenParams, @Body() body: TokenStateRequest, @RequestId() rid: string) {
+  setState(
+    @CurrentPrincipal() principal: Principal,
+    @Param() p: TokenParams,
+    @Body() body: TokenStateRequest,
+    @RequestId() rid: string,
+  ) {
     return this.rpc.call(
       TokenRpc.setState,
       { principal, namespace: p.namespace, name: p.name, state: body.state ?? 'UNKNOWN' },

@@ -19,12 +19,21 @@ export interface AnthropicResponseLike {
 export function plainTurns(messages: AnthropicMessageLike[]): { role: string; content: string }[] {
   return messages.map((m) => ({
     role: m.role,
-    content: typeof m.content === 'string' ? m.content : m.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n'),
+    content:
+      typeof m.content === 'string'
+        ? m.content
+        : m.content
+            .filter((b) => b.type === 'text')
+            .map((b) => b.text ?? '')
+            .join('\n'),
   }));
 }
 
 export function responseText(response: AnthropicResponseLike): string {
-  return (response.content ?? []).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+  return (response.content ?? [])
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text ?? '')
+    .join('');
 }
 
 /** The answer of a non-Anthropic provider, dressed as a Messages API response. */

@@ -36,7 +36,18 @@ export interface RequestWalkOptions {
 }
 
 /** Keys whose values are identifiers or ciphertext, not text anyone reads. */
-const OPAQUE_KEYS = new Set(['type', 'id', 'tool_use_id', 'signature', 'encrypted_content', 'encrypted_index', 'data', 'media_type', 'cache_control', 'file_id']);
+const OPAQUE_KEYS = new Set([
+  'type',
+  'id',
+  'tool_use_id',
+  'signature',
+  'encrypted_content',
+  'encrypted_index',
+  'data',
+  'media_type',
+  'cache_control',
+  'file_id',
+]);
 
 /** Every text a model reads in a Messages request: system, each message of every role, every readable block. */
 export function walkRequest(body: Record<string, unknown>, options: RequestWalkOptions = {}): ContentWalk {

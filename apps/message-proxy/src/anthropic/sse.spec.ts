@@ -27,7 +27,10 @@ describe('SseParser', () => {
       'message_delta',
       'message_stop',
     ]);
-    const text = parsed.filter((e) => e.event === 'content_block_delta').map((e) => JSON.parse(e.data).delta.text).join('');
+    const text = parsed
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => JSON.parse(e.data).delta.text)
+      .join('');
     expect(text).toBe('hello world');
   });
 });

@@ -41,24 +41,46 @@ export class SseParser {
 
 /** The stream of a complete answer, as Anthropic streams one (for providers that do not stream). */
 export function synthesizeStream(message: { id?: string; model?: string }, text: string, chunkSize = 64): SseEvent[] {
-  const start = { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } };
+  const start = {
+    type: 'message_start',
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    },
+  };
   const events: SseEvent[] = [
     { event: 'message_start', data: JSON.stringify(start) },
-    { event: 'content_block_start', data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) },
+    {
+      event: 'content_block_start',
+      data: JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    },
   ];
   for (let i = 0; i < text.length; i += chunkSize) {
     events.push(textDelta(0, text.slice(i, i + chunkSize)));
   }
   events.push(
     { event: 'content_block_stop', data: JSON.stringify({ type: 'content_block_stop', index: 0 }) },
-    { event: 'message_delta', data: JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 0 } }) },
+    {
+      event: 'message_delta',
+      data: JSON.stringify({
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 0 },
+      }),
+    },
     { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
   );
   return events;
 }
 
 export function textDelta(index: number, text: string): SseEvent {
-  return { event: 'content_block_delta', data: JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }) };
+  return {
+    event: 'content_block_delta',
+    data: JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }),
+  };
 }
 
 export function errorEvent(type: string, message: string, extra: Record<string, unknown> = {}): SseEvent {

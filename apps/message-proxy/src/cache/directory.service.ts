@@ -35,8 +35,14 @@ export class DirectoryService implements OnModuleInit, OnModuleDestroy {
     @Inject(PROXY_LOGGER) private readonly logger: Logger,
   ) {
     const rid = () => requestContext.getStore()?.requestId ?? 'proxy-cache';
-    this.providers = new RuntimeCache((tenant, ref) => this.rpc.call(ProviderRpc.runtime, { tenant, ref }, rid()), config.CACHE_TTL_MS);
-    this.projects = new RuntimeCache((tenant, ref) => this.rpc.call(ProjectRpc.runtime, { tenant, project: ref }, rid()), config.CACHE_TTL_MS);
+    this.providers = new RuntimeCache(
+      (tenant, ref) => this.rpc.call(ProviderRpc.runtime, { tenant, ref }, rid()),
+      config.CACHE_TTL_MS,
+    );
+    this.projects = new RuntimeCache(
+      (tenant, ref) => this.rpc.call(ProjectRpc.runtime, { tenant, project: ref }, rid()),
+      config.CACHE_TTL_MS,
+    );
   }
 
   provider(tenant: string, ref: string): Promise<ProviderRuntime> {
@@ -49,10 +55,16 @@ export class DirectoryService implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscriptions = [
-      this.listen(ProviderEventContracts.changed, (e) => this.providers.invalidate(e.tenant ?? '', (p) => p.id === e.id || p.name === e.name)),
-      this.listen(ProjectEventContracts.projectChanged, (e) => this.projects.invalidate(e.tenant ?? '', (p) => p.project.id === e.id)),
+      this.listen(ProviderEventContracts.changed, (e) =>
+        this.providers.invalidate(e.tenant ?? '', (p) => p.id === e.id || p.name === e.name),
+      ),
+      this.listen(ProjectEventContracts.projectChanged, (e) =>
+        this.projects.invalidate(e.tenant ?? '', (p) => p.project.id === e.id),
+      ),
       // A scanner change reaches every project that runs it: drop the tenant's projects.
-      this.listen(ProjectEventContracts.scannerChanged, (e) => (e.tenant ? this.projects.invalidate(e.tenant, () => true) : Promise.resolve(this.projects.clear()))),
+      this.listen(ProjectEventContracts.scannerChanged, (e) =>
+        e.tenant ? this.projects.invalidate(e.tenant, () => true) : Promise.resolve(this.projects.clear()),
+      ),
     ];
     void (async () => {
       for await (const s of this.nc.status()) {

@@ -4,7 +4,6 @@ import { AnswerStreamGuard, type StreamEvent } from './answer-stream-guard';
 import { compiledGuardrail } from './compiled-guardrails';
 import { DirectionGuard, ScanBudget } from './direction-guard';
 
-
 const SECRET = 'top secret plan';
 
 function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+plan'], enabled = true): RuntimeGuardrail {
@@ -21,7 +20,13 @@ function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+pla
     mode,
     direction: 'response',
     flagMessage: '',
-    resolvedVersion: { id: 'v', name: 'v_1', published: true, direction: 'response', config: { type: 'regex', patterns } },
+    resolvedVersion: {
+      id: 'v',
+      name: 'v_1',
+      published: true,
+      direction: 'response',
+      config: { type: 'regex', patterns },
+    },
   };
 }
 
@@ -32,18 +37,31 @@ function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnre
 }
 
 /** One content block of an answer, as a list of deltas. */
-type Block = { kind: 'text' | 'thinking'; parts: string[] } | { kind: 'tool'; input: Record<string, unknown>; parts: string[] };
+type Block =
+  { kind: 'text' | 'thinking'; parts: string[] } | { kind: 'tool'; input: Record<string, unknown>; parts: string[] };
 
 function events(blocks: Block[]): StreamEvent[] {
-  const out: StreamEvent[] = [{ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm' } }];
+  const out: StreamEvent[] = [
+    { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm' } },
+  ];
   blocks.forEach((b, index) => {
     if (b.kind === 'tool') {
-      out.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} } });
-      for (const p of b.parts) out.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: p } });
+      out.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} },
+      });
+      for (const p of b.parts)
+        out.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: p } });
     } else {
       const field = b.kind;
-      out.push({ type: 'content_block_start', index, content_block: b.kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' } });
-      for (const p of b.parts) out.push({ type: 'content_block_delta', index, delta: { type: `${field}_delta`, [field]: p } });
+      out.push({
+        type: 'content_block_start',
+        index,
+        content_block: b.kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' },
+      });
+      for (const p of b.parts)
+        out.push({ type: 'content_block_delta', index, delta: { type: `${field}_delta`, [field]: p } });
     }
     out.push({ type: 'content_block_stop', index });
   });
@@ -73,7 +91,8 @@ function readable(out: StreamEvent[]): string {
       if (!d) return '';
       if (d.type === 'text_delta') return String(d.text);
       if (d.type === 'thinking_delta') return String(d.thinking);
-      if (d.type === 'input_json_delta') return Object.values(JSON.parse(String(d.partial_json)) as Record<string, string>).join('');
+      if (d.type === 'input_json_delta')
+        return Object.values(JSON.parse(String(d.partial_json)) as Record<string, string>).join('');
       return '';
     })
     .join('');
@@ -83,20 +102,32 @@ function readable(out: StreamEvent[]): string {
 const splits = (text: string) =>
   fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: 12 }).map((cuts) => {
     const points = [0, ...cuts.filter((c) => c < text.length).sort((a, b) => a - b), text.length];
-    return points.slice(1).map((p, i) => text.slice(points[i], p)).filter((p) => p.length > 0);
+    return points
+      .slice(1)
+      .map((p, i) => text.slice(points[i], p))
+      .filter((p) => p.length > 0);
   });
 
 /** Prose with the secret somewhere in it, split into up to three blocks of random kinds at random points. */
 const answerWithSecret = fc
-  .tuple(fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'x')), fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'y')))
+  .tuple(
+    fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'x')),
+    fc.string({ maxLength: 60 }).map((s) => s.replace(/[^a-z ]/g, 'y')),
+  )
   .chain(([before, after]) => {
     const text = `${before} ${SECRET} ${after}`;
-    return fc.tuple(fc.constant(text), splits(text), fc.array(fc.constantFrom<'text' | 'thinking'>('text', 'thinking'), { minLength: 3, maxLength: 3 }), fc.integer({ min: 1, max: 3 }));
+    return fc.tuple(
+      fc.constant(text),
+      splits(text),
+      fc.array(fc.constantFrom<'text' | 'thinking'>('text', 'thinking'), { minLength: 3, maxLength: 3 }),
+      fc.integer({ min: 1, max: 3 }),
+    );
   })
   .map(([text, parts, kinds, blockCount]) => {
     const blocks: Block[] = [];
     const per = Math.ceil(parts.length / blockCount);
-    for (let i = 0; i < parts.length; i += per) blocks.push({ kind: kinds[blocks.length % 3], parts: parts.slice(i, i + per) });
+    for (let i = 0; i < parts.length; i += per)
+      blocks.push({ kind: kinds[blocks.length % 3], parts: parts.slice(i, i + per) });
     return { text, blocks };
   });
 
@@ -143,7 +174,9 @@ describe('AnswerStreamGuard', () => {
           const { out, stop } = run(guardFor('block'), input);
           expect(stop).toBeUndefined();
           expect(readable(out)).toBe(text);
-          expect(out.map((e) => e.type)).toEqual(expect.arrayContaining(['message_start', 'content_block_start', 'content_block_stop', 'message_stop']));
+          expect(out.map((e) => e.type)).toEqual(
+            expect.arrayContaining(['message_start', 'content_block_start', 'content_block_stop', 'message_stop']),
+          );
         },
       ),
       { numRuns: 200 },
@@ -159,11 +192,17 @@ describe('AnswerStreamGuard', () => {
   });
 
   it('refuses a tool input that is not JSON, and content types it does not know unless the project passes them', () => {
-    expect(run(guardFor('block'), events([{ kind: 'tool', input: {}, parts: ['{"q": "unterminated'] }])).stop).toBe('malformed');
-    const unknown: StreamEvent[] = [{ type: 'content_block_start', index: 0, content_block: { type: 'hologram', payload: SECRET } }];
+    expect(run(guardFor('block'), events([{ kind: 'tool', input: {}, parts: ['{"q": "unterminated'] }])).stop).toBe(
+      'malformed',
+    );
+    const unknown: StreamEvent[] = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'hologram', payload: SECRET } },
+    ];
     expect(run(guardFor('block'), unknown).stop).toBe('unreadable');
     const passed = guardFor('block', 32, true);
-    expect(run(passed, [{ type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: 1 } }]).stop).toBeUndefined();
+    expect(
+      run(passed, [{ type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: 1 } }]).stop,
+    ).toBeUndefined();
     expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'delta/hologram_delta' })]);
   });
 
@@ -172,7 +211,9 @@ describe('AnswerStreamGuard', () => {
     guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     let released = '';
     for (let i = 0; i < 40; i++) {
-      released += readable(guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'abcd' } }).events);
+      released += readable(
+        guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'abcd' } }).events,
+      );
     }
     // The engine scans every 32 new characters; a few characters of context stay behind.
     expect(released.length).toBeGreaterThanOrEqual(160 - 32 - 16);

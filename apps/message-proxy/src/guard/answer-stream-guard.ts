@@ -5,7 +5,10 @@ import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-gua
 /** An event of the Messages stream, as parsed: `type` names it. */
 export type StreamEvent = Record<string, unknown> & { type: string };
 
-export type StreamStep = { events: StreamEvent[]; stop?: { reason: 'blocked' | 'unreadable' | 'malformed'; detail: string } };
+export type StreamStep = {
+  events: StreamEvent[];
+  stop?: { reason: 'blocked' | 'unreadable' | 'malformed'; detail: string };
+};
 
 /** Where a leaf's text sits in the answer's one scanned text. */
 interface PlacedLeaf {
@@ -91,7 +94,8 @@ export class AnswerStreamGuard {
         return this.enqueue(event, isObject(event.message) ? walkResponse(event.message) : undefined);
       case 'content_block_start': {
         const block = isObject(event.content_block) ? event.content_block : {};
-        if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type))) this.toolInputs.set(index, '');
+        if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type)))
+          this.toolInputs.set(index, '');
         return this.enqueue(event, walkBlock(block, `content[${index}]`));
       }
       case 'content_block_delta': {
@@ -99,17 +103,26 @@ export class AnswerStreamGuard {
         const field = SPLITTABLE[String(delta.type)];
         if (field) {
           const text = typeof delta[field] === 'string' ? (delta[field] as string) : '';
-          return this.enqueue(event, { leaves: text ? [{ owner: delta, key: field, text, where: `content[${index}]` }] : [], unreadable: [] }, true);
+          return this.enqueue(
+            event,
+            { leaves: text ? [{ owner: delta, key: field, text, where: `content[${index}]` }] : [], unreadable: [] },
+            true,
+          );
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
-          if (partial === undefined) return { reason: 'malformed', detail: `tool input for block ${index}, which is not a tool call` };
+          if (partial === undefined)
+            return { reason: 'malformed', detail: `tool input for block ${index}, which is not a tool call` };
           this.toolInputs.set(index, partial + String(delta.partial_json ?? ''));
           return undefined;
         }
         if (delta.type === 'signature_delta') return this.enqueue(event);
-        if (delta.type === 'citations_delta') return this.enqueue(event, walkValue(delta.citation, `content[${index}].citations`));
-        return this.enqueue(event, { leaves: [], unreadable: [{ where: `content[${index}]`, type: `delta/${String(delta.type)}`, kind: 'unknown' }] });
+        if (delta.type === 'citations_delta')
+          return this.enqueue(event, walkValue(delta.citation, `content[${index}].citations`));
+        return this.enqueue(event, {
+          leaves: [],
+          unreadable: [{ where: `content[${index}]`, type: `delta/${String(delta.type)}`, kind: 'unknown' }],
+        });
       }
       case 'content_block_stop': {
         const partial = this.toolInputs.get(index);
@@ -127,11 +140,17 @@ export class AnswerStreamGuard {
       case 'error':
         return this.enqueue(event, isObject(event.error) ? walkValue(event.error, 'error') : undefined);
       default:
-        return this.enqueue(event, { leaves: [], unreadable: [{ where: 'stream', type: `event/${event.type}`, kind: 'unknown' }] });
+        return this.enqueue(event, {
+          leaves: [],
+          unreadable: [{ where: 'stream', type: `event/${event.type}`, kind: 'unknown' }],
+        });
     }
   }
 
-  private enqueueToolInput(index: number, json: string): { reason: 'unreadable' | 'malformed'; detail: string } | undefined {
+  private enqueueToolInput(
+    index: number,
+    json: string,
+  ): { reason: 'unreadable' | 'malformed'; detail: string } | undefined {
     let input: unknown;
     try {
       input = json.trim() === '' ? {} : JSON.parse(json);
@@ -153,7 +172,8 @@ export class AnswerStreamGuard {
   ): { reason: 'unreadable'; detail: string } | undefined {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
-      if (!this.passUnreadable) return { reason: 'unreadable', detail: walk.unreadable.map((u) => `${u.type} at ${u.where}`).join(', ') };
+      if (!this.passUnreadable)
+        return { reason: 'unreadable', detail: walk.unreadable.map((u) => `${u.type} at ${u.where}`).join(', ') };
     }
     const leaves: PlacedLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {
@@ -206,7 +226,9 @@ export class AnswerStreamGuard {
       }
       break;
     }
-    this.released = this.queue.length ? Math.min(safe, this.queue[0].leaves[0]?.start ?? this.queue[0].end) : Math.max(this.released, safe);
+    this.released = this.queue.length
+      ? Math.min(safe, this.queue[0].leaves[0]?.start ?? this.queue[0].end)
+      : Math.max(this.released, safe);
     return out;
   }
 

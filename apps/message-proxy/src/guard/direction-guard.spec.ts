@@ -16,13 +16,24 @@ const guardrail = (over: Partial<RuntimeGuardrail>): RuntimeGuardrail => ({
   mode: 'block',
   direction: 'both',
   flagMessage: 'no passwords',
-  resolvedVersion: { id: 'v1', name: 'v_1', published: true, direction: 'both', config: { type: 'regex', patterns: ['hunter2', 'swordfish'] } },
+  resolvedVersion: {
+    id: 'v1',
+    name: 'v_1',
+    published: true,
+    direction: 'both',
+    config: { type: 'regex', patterns: ['hunter2', 'swordfish'] },
+  },
   ...over,
 });
 
-
 /** Scans one text whole, as the proxy does for a request or a JSON answer. */
-function run(gs: RuntimeGuardrail[], text: string, direction: 'request' | 'response' = 'request', enforce = true, budgetMs = 1000) {
+function run(
+  gs: RuntimeGuardrail[],
+  text: string,
+  direction: 'request' | 'response' = 'request',
+  enforce = true,
+  budgetMs = 1000,
+) {
   const guard = new DirectionGuard(gs, compiledGuardrail, direction, enforce, new ScanBudget(budgetMs));
   const verdict = guard.scan(text);
   const summary = guard.summary();
@@ -33,14 +44,25 @@ describe('DirectionGuard', () => {
   it('clears clean text and records a passed result per applicable scanner', () => {
     const r = run([guardrail({})], 'hello there');
     expect(r.outcome).toBe('cleared');
-    expect(r.results).toEqual([expect.objectContaining({ scannerId: 'g1', outcome: 'passed', scanDirection: 'request', data: { type: 'regex', matches: [] } })]);
+    expect(r.results).toEqual([
+      expect.objectContaining({
+        scannerId: 'g1',
+        outcome: 'passed',
+        scanDirection: 'request',
+        data: { type: 'regex', matches: [] },
+      }),
+    ]);
   });
 
   it('blocks, redacts or flags by mode', () => {
     expect(run([guardrail({ mode: 'block' })], 'pw is hunter2').outcome).toBe('blocked');
     const redacted = run([guardrail({ mode: 'redact' })], 'pw is hunter2!');
     expect(redacted).toMatchObject({ outcome: 'redacted', text: 'pw is *******!' });
-    expect(run([guardrail({ mode: 'audit' })], 'pw is hunter2')).toMatchObject({ outcome: 'flagged', text: 'pw is hunter2', messages: ['no passwords'] });
+    expect(run([guardrail({ mode: 'audit' })], 'pw is hunter2')).toMatchObject({
+      outcome: 'flagged',
+      text: 'pw is hunter2',
+      messages: ['no passwords'],
+    });
     expect(run([guardrail({ mode: 'block', blocking: false })], 'pw is hunter2').outcome).toBe('flagged');
   });
 
@@ -51,13 +73,36 @@ describe('DirectionGuard', () => {
   });
 
   it('only flags in a project that does not enforce (draft)', () => {
-    expect(run([guardrail({ mode: 'block' })], 'hunter2', 'request', false)).toMatchObject({ outcome: 'flagged', text: 'hunter2' });
+    expect(run([guardrail({ mode: 'block' })], 'hunter2', 'request', false)).toMatchObject({
+      outcome: 'flagged',
+      text: 'hunter2',
+    });
   });
 
   it('runs the built-in PII package and records why a custom scanner did not run', () => {
-    const pii = guardrail({ id: 'pii', kind: 'package', builtIn: true, mode: 'redact', resolvedVersion: { id: 'p', name: 'v_1', published: true, direction: 'both', config: { type: 'pii' } } });
+    const pii = guardrail({
+      id: 'pii',
+      kind: 'package',
+      builtIn: true,
+      mode: 'redact',
+      resolvedVersion: { id: 'p', name: 'v_1', published: true, direction: 'both', config: { type: 'pii' } },
+    });
     expect(run([pii], 'mail me at jane.doe@example.com').text).toBe('mail me at ********************');
-    const custom = run([guardrail({ type: 'custom', resolvedVersion: { id: 'c', name: 'v_1', published: true, direction: 'both', config: { type: 'custom', prompt: 'judge' } } })], 'x');
+    const custom = run(
+      [
+        guardrail({
+          type: 'custom',
+          resolvedVersion: {
+            id: 'c',
+            name: 'v_1',
+            published: true,
+            direction: 'both',
+            config: { type: 'custom', prompt: 'judge' },
+          },
+        }),
+      ],
+      'x',
+    );
     expect(custom.outcome).toBe('cleared');
     expect(custom.results[0].message).toMatch(/^not run:/);
   });
@@ -65,7 +110,13 @@ describe('DirectionGuard', () => {
 
 describe('DirectionGuard across windows', () => {
   it('keeps findings in absolute offsets and counts a match seen by two overlapping windows once', () => {
-    const guard = new DirectionGuard([guardrail({ mode: 'redact' })], compiledGuardrail, 'response', true, new ScanBudget(1000));
+    const guard = new DirectionGuard(
+      [guardrail({ mode: 'redact' })],
+      compiledGuardrail,
+      'response',
+      true,
+      new ScanBudget(1000),
+    );
     const text = 'aaaa hunter2 bbbb';
     expect(guard.scan(text.slice(0, 13), 0).redactions).toEqual([[5, 12]]);
     expect(guard.scan(text.slice(3), 3).redactions).toEqual([[5, 12]]);

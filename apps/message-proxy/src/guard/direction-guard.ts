@@ -43,7 +43,10 @@ export class ScanBudget {
   readonly deadline: ScanDeadline;
 
   constructor(readonly limitMs: number) {
-    this.deadline = new ScanDeadline(limitMs, () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince));
+    this.deadline = new ScanDeadline(
+      limitMs,
+      () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince),
+    );
   }
 
   get exhausted(): boolean {
@@ -158,7 +161,10 @@ export class DirectionGuard {
       { cap, deadline: this.budget.deadline },
     );
     let length = 0;
-    const step = (run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] }, final: boolean) => {
+    const step = (
+      run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] },
+      final: boolean,
+    ) => {
       if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
       try {
         const current = scanner;
@@ -192,13 +198,26 @@ export class DirectionGuard {
     });
     if (!this.enforcing || window.length === 0) return { blocked: false, redactions: [] };
     const verdict = aggregateOutcome(window, this.direction);
-    return { blocked: verdict.outcome === 'blocked', redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [] };
+    return {
+      blocked: verdict.outcome === 'blocked',
+      redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [],
+    };
   }
 
   summary(): GuardSummary {
     const now = new Date().toISOString();
     const scans = this.states.flatMap((s) =>
-      s.scanner instanceof Error || s.overLimit ? [] : [{ result: { outcome: s.failed ? 'failed' : 'passed', data: { matches: [...s.matches.values()] } } as ScanResultLike, entry: s.entry }],
+      s.scanner instanceof Error || s.overLimit
+        ? []
+        : [
+            {
+              result: {
+                outcome: s.failed ? 'failed' : 'passed',
+                data: { matches: [...s.matches.values()] },
+              } as ScanResultLike,
+              entry: s.entry,
+            },
+          ],
     );
     const verdict = aggregateOutcome(scans, this.direction);
     const overLimit = this.states.find((s) => s.overLimit)?.overLimit;
@@ -211,14 +230,35 @@ export class DirectionGuard {
     });
     if (overLimit) messages.push(`scan limit exceeded: ${overLimit}`);
     let outcome: PromptOutcome = verdict.outcome;
-    if (!this.enforcing) outcome = scans.some((s) => s.result.outcome === 'failed') || overLimit ? 'flagged' : 'cleared';
+    if (!this.enforcing)
+      outcome = scans.some((s) => s.result.outcome === 'failed') || overLimit ? 'flagged' : 'cleared';
     else if (overLimit) outcome = 'blocked';
     const results = this.states.map((s): ScannerResultRecord => {
-      if (s.scanner instanceof Error) return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${s.scanner.message}`, now, now);
-      if (s.overLimit) return record(s.entry, this.direction, 'failed', s.scanner.type, [], `scan limit exceeded: ${s.overLimit}`, s.startedDate ?? now, s.completedDate ?? now);
+      if (s.scanner instanceof Error)
+        return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${s.scanner.message}`, now, now);
+      if (s.overLimit)
+        return record(
+          s.entry,
+          this.direction,
+          'failed',
+          s.scanner.type,
+          [],
+          `scan limit exceeded: ${s.overLimit}`,
+          s.startedDate ?? now,
+          s.completedDate ?? now,
+        );
       const matches = [...s.matches.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const msg = s.failed ? s.entry.flagMessage || `${s.entry.name} matched` : '';
-      return record(s.entry, this.direction, s.failed ? 'failed' : 'passed', s.scanner.type, matches, msg, s.startedDate ?? now, s.completedDate ?? now);
+      return record(
+        s.entry,
+        this.direction,
+        s.failed ? 'failed' : 'passed',
+        s.scanner.type,
+        matches,
+        msg,
+        s.startedDate ?? now,
+        s.completedDate ?? now,
+      );
     });
     return { outcome, results, messages, actedSpans };
   }

@@ -31,6 +31,7 @@ describe('ProviderLimiter', () => {
     const l = limiter();
     expect(l.acquire('a', { maxRequestsPerSecond: 1, requestConcurrencyLimit: null }).ok).toBe(true);
     expect(l.acquire('b', { maxRequestsPerSecond: 1, requestConcurrencyLimit: null }).ok).toBe(true);
-    for (let i = 0; i < 100; i++) expect(l.acquire('c', { maxRequestsPerSecond: null, requestConcurrencyLimit: null }).ok).toBe(true);
+    for (let i = 0; i < 100; i++)
+      expect(l.acquire('c', { maxRequestsPerSecond: null, requestConcurrencyLimit: null }).ok).toBe(true);
   });
 });

@@ -24,8 +24,14 @@ export function hasLimits(limits: ProviderLimits): boolean {
  * request adds one, the bucket holds `requests` and drains at `decayPerSecond`, so bursts of
  * in-flight work are capped and recover at the provider's pace. A refused request takes nothing.
  */
-export function admit(state: LimitState | undefined, limits: ProviderLimits, now: number): { decision: LimitDecision; next: LimitState } {
-  const s: LimitState = state ? { ...state } : { tokens: limits.maxRequestsPerSecond ?? 0, refilledAt: now, level: 0, decayedAt: now };
+export function admit(
+  state: LimitState | undefined,
+  limits: ProviderLimits,
+  now: number,
+): { decision: LimitDecision; next: LimitState } {
+  const s: LimitState = state
+    ? { ...state }
+    : { tokens: limits.maxRequestsPerSecond ?? 0, refilledAt: now, level: 0, decayedAt: now };
   const rate = limits.maxRequestsPerSecond;
   if (rate !== null && rate > 0) {
     s.tokens = Math.min(rate, s.tokens + Math.max(0, now - s.refilledAt) * rate);
@@ -37,10 +43,20 @@ export function admit(state: LimitState | undefined, limits: ProviderLimits, now
     s.decayedAt = now;
   }
   if (rate !== null && rate > 0 && s.tokens < 1) {
-    return { decision: { ok: false, retryAfter: (1 - s.tokens) / rate, reason: `more than ${rate} requests per second` }, next: s };
+    return {
+      decision: { ok: false, retryAfter: (1 - s.tokens) / rate, reason: `more than ${rate} requests per second` },
+      next: s,
+    };
   }
   if (c && s.level + 1 > c.requests) {
-    return { decision: { ok: false, retryAfter: (s.level + 1 - c.requests) / c.decayPerSecond, reason: `more than ${c.requests} requests in flight` }, next: s };
+    return {
+      decision: {
+        ok: false,
+        retryAfter: (s.level + 1 - c.requests) / c.decayPerSecond,
+        reason: `more than ${c.requests} requests in flight`,
+      },
+      next: s,
+    };
   }
   if (rate !== null && rate > 0) s.tokens -= 1;
   if (c) s.level += 1;

@@ -1,7 +1,14 @@
 import { PROVIDER_LIMITS_BUCKET } from '@bastion/contracts';
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { admit, hasLimits, type LimitDecision, type LimitState, ProviderLimiter, type ProviderLimits } from './provider-limiter';
+import {
+  admit,
+  hasLimits,
+  type LimitDecision,
+  type LimitState,
+  ProviderLimiter,
+  type ProviderLimits,
+} from './provider-limiter';
 
 /** Compare-and-set attempts before a request is refused as contended (a short Retry-After). */
 const MAX_ATTEMPTS = 25;
@@ -48,7 +55,8 @@ export class SharedProviderLimiter {
       const kv = await this.bucket();
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const entry = await kv.get(name);
-        const current = entry && entry.operation === 'PUT' && entry.length > 0 ? (entry.json<LimitState>() ?? undefined) : undefined;
+        const current =
+          entry && entry.operation === 'PUT' && entry.length > 0 ? (entry.json<LimitState>() ?? undefined) : undefined;
         const { decision, next } = admit(current, limits, this.nowSeconds());
         if (!decision.ok) return decision;
         try {

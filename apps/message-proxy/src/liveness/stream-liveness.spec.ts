@@ -29,7 +29,9 @@ describe('StreamLiveness', () => {
     const source = new Observable<StreamFrame>(() => () => void (upstreamAborted = true));
     const frames: StreamFrame[] = [];
     let error: unknown;
-    new StreamLiveness(nc, logger).watch('proxy.cancel.x', source).subscribe({ next: (f) => frames.push(f), error: (e) => (error = e) });
+    new StreamLiveness(nc, logger)
+      .watch('proxy.cancel.x', source)
+      .subscribe({ next: (f) => frames.push(f), error: (e) => (error = e) });
     expect(subs[0].subject).toBe('proxy.cancel.x.alive');
     for (let i = 0; i < 6; i++) {
       jest.advanceTimersByTime(500);

@@ -20,13 +20,22 @@ export class StreamLiveness {
     @Inject(PROXY_LOGGER) private readonly logger: Logger,
   ) {}
 
-  watch(cancelSubject: string | undefined, source: Observable<StreamFrame>, peerTimeoutMs = STREAM_PEER_TIMEOUT_MS): Observable<StreamFrame> {
+  watch(
+    cancelSubject: string | undefined,
+    source: Observable<StreamFrame>,
+    peerTimeoutMs = STREAM_PEER_TIMEOUT_MS,
+  ): Observable<StreamFrame> {
     return new Observable<StreamFrame>((sub) => {
       let lastHeard = Date.now();
-      const alive = cancelSubject ? this.nc.subscribe(`${cancelSubject}.alive`, { callback: () => void (lastHeard = Date.now()) }) : undefined;
+      const alive = cancelSubject
+        ? this.nc.subscribe(`${cancelSubject}.alive`, { callback: () => void (lastHeard = Date.now()) })
+        : undefined;
       const timer = setInterval(() => {
         if (alive && Date.now() - lastHeard > peerTimeoutMs) {
-          this.logger.warn({ cancelSubject, silentMs: Date.now() - lastHeard }, 'the gateway stopped hearing this stream; stopping it');
+          this.logger.warn(
+            { cancelSubject, silentMs: Date.now() - lastHeard },
+            'the gateway stopped hearing this stream; stopping it',
+          );
           sub.error(new DomainError(ErrorCode.UNAVAILABLE, 'the gateway went away'));
           return;
         }

@@ -35,22 +35,39 @@ export class ExchangeContext {
     @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
     private readonly limiter: SharedProviderLimiter,
   ) {
-    this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', ['direction', 'outcome']);
-    this.limited = metrics.counter('bastion_provider_rate_limited_total', 'Requests refused (429) by a provider limit', ['provider']);
+    this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', [
+      'direction',
+      'outcome',
+    ]);
+    this.limited = metrics.counter(
+      'bastion_provider_rate_limited_total',
+      'Requests refused (429) by a provider limit',
+      ['provider'],
+    );
   }
 
   async open(principal: Principal, providerRef: string | null, projectRef?: string): Promise<Exchange> {
     if (principal.project && projectRef && projectRef !== principal.project) {
       throw DomainError.permissionDenied('this token is scoped to another project');
     }
-    const project = await this.directory.project(principal.tenant, principal.project ?? projectRef).catch(notFoundAs('project'));
-    const provider = providerRef === null ? null : await this.directory.provider(principal.tenant, providerRef).catch(notFoundAs('provider'));
+    const project = await this.directory
+      .project(principal.tenant, principal.project ?? projectRef)
+      .catch(notFoundAs('project'));
+    const provider =
+      providerRef === null
+        ? null
+        : await this.directory.provider(principal.tenant, providerRef).catch(notFoundAs('provider'));
     if (provider) {
       this.checkEnabled(project, provider);
       const decision = await this.limiter.acquire(`${provider.tenant}:${provider.id}`, provider);
       if (!decision.ok) {
         this.limited.inc({ provider: provider.name });
-        throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, `rate limit of provider "${provider.name}": ${decision.reason}`, [], decision.retryAfter);
+        throw new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `rate limit of provider "${provider.name}": ${decision.reason}`,
+          [],
+          decision.retryAfter,
+        );
       }
     }
     const guardrails = [...project.packages, ...project.scanners];
@@ -68,17 +85,22 @@ export class ExchangeContext {
   private checkEnabled(project: ProjectRuntime, provider: ProviderRuntime): void {
     const listed = project.providers;
     if (listed.length > 0 && !listed.some((p) => (p.id === provider.id || p.name === provider.name) && p.enabled)) {
-      throw DomainError.permissionDenied(`provider "${provider.name}" is not enabled for project "${project.project.name}"`);
+      throw DomainError.permissionDenied(
+        `provider "${provider.name}" is not enabled for project "${project.project.name}"`,
+      );
     }
     if (!provider.availability.global && !provider.availability.projectIds.includes(project.project.id)) {
-      throw DomainError.permissionDenied(`provider "${provider.name}" is not available to project "${project.project.name}"`);
+      throw DomainError.permissionDenied(
+        `provider "${provider.name}" is not available to project "${project.project.name}"`,
+      );
     }
   }
 }
 
 function notFoundAs(what: string) {
   return (err: unknown): never => {
-    if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw DomainError.notFound(`${what} not found: ${err.message}`);
+    if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)
+      throw DomainError.notFound(`${what} not found: ${err.message}`);
     throw err;
   };
 }

@@ -1,10 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Observable } from 'rxjs';
-import { DomainError, ErrorCode, type ExchangeTiming, type GuardSettings, type Principal, type PromptRecordedEvent, type ScannerResultRecord } from '@bastion/contracts';
+import {
+  DomainError,
+  ErrorCode,
+  type ExchangeTiming,
+  type GuardSettings,
+  type Principal,
+  type PromptRecordedEvent,
+  type ScannerResultRecord,
+} from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
-import { isObject, joinLeaves, type TextLeaf, type Unreadable, walkRequest, walkResponse, writeLeaves } from '../anthropic/content';
+import {
+  isObject,
+  joinLeaves,
+  type TextLeaf,
+  type Unreadable,
+  walkRequest,
+  walkResponse,
+  writeLeaves,
+} from '../anthropic/content';
 import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
@@ -43,7 +59,13 @@ const ANTHROPIC_DIALECT: StreamDialect = {
 /** How an exchange ended, for the caller to put in its own API's shape. */
 export type ExchangeResult = (
   | { kind: 'answer'; status: number; body: unknown; record: PromptRecordedEvent }
-  | { kind: 'blocked'; direction: 'request' | 'response'; results: ScannerResultRecord[]; messages: string[]; record: PromptRecordedEvent }
+  | {
+      kind: 'blocked';
+      direction: 'request' | 'response';
+      results: ScannerResultRecord[];
+      messages: string[];
+      record: PromptRecordedEvent;
+    }
 ) & { timing?: ExchangeTiming };
 
 interface Prepared {
@@ -79,7 +101,13 @@ export class GuardedExchange {
       const answer = await this.answer(p, req.headers);
       if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
       const record = await p.recording.close();
-      return { kind: 'answer', status: answer.status, body: answer.body, record, timing: { guard: p.exchange.budget.spent, upstream: p.upstreamMs, record: p.recording.recordMs } };
+      return {
+        kind: 'answer',
+        status: answer.status,
+        body: answer.body,
+        record,
+        timing: { guard: p.exchange.budget.spent, upstream: p.upstreamMs, record: p.recording.recordMs },
+      };
     } finally {
       await p.recording.close();
     }
@@ -105,7 +133,9 @@ export class GuardedExchange {
   private async answer(
     p: Prepared,
     headers: Record<string, string>,
-  ): Promise<{ kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'blocked'; summary: GuardSummary }> {
+  ): Promise<
+    { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'blocked'; summary: GuardSummary }
+  > {
     const provider = p.exchange.provider!;
     let answer: Record<string, unknown>;
     let sentDate: Date;
@@ -121,13 +151,17 @@ export class GuardedExchange {
         p.recording.providerResult = { data: JSON.stringify(body), statusCode: res.status, sentDate, receivedDate };
         return { kind: 'answer', status: res.status, body };
       }
-      if (!parsed) throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with something other than a JSON message');
+      if (!parsed)
+        throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with something other than a JSON message');
       answer = parsed;
     } else {
       const called = await this.viaTemplate(p);
       p.upstreamMs = performance.now() - calledAt;
       ({ sentDate, receivedDate } = called);
-      answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), called.text) as Record<string, unknown>;
+      answer = messageResponse(String(p.body.model ?? provider.inputs.model ?? provider.name), called.text) as Record<
+        string,
+        unknown
+      >;
     }
     const guard = p.exchange.guard('response');
     const walk = walkResponse(answer);
@@ -137,15 +171,29 @@ export class GuardedExchange {
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
-    this.finish(p, summary, responseText(answer), { data: JSON.stringify(answer), statusCode: 200, sentDate, receivedDate });
+    this.finish(p, summary, responseText(answer), {
+      data: JSON.stringify(answer),
+      statusCode: 200,
+      sentDate,
+      receivedDate,
+    });
     return { kind: 'answer', status: 200, body: answer };
   }
 
   /** A provider that does not stream: the whole answer is scanned, then sent as a stream. */
-  private async streamWhole(p: Prepared, req: ExchangeRequest, emit: (frame: StreamFrame) => void): Promise<ExchangeResult> {
+  private async streamWhole(
+    p: Prepared,
+    req: ExchangeRequest,
+    emit: (frame: StreamFrame) => void,
+  ): Promise<ExchangeResult> {
     const answer = await this.answer(p, req.headers);
     if (answer.kind === 'blocked') return this.blocked(p, 'response', answer.summary);
-    emit({ kind: 'head', status: answer.status, contentType: answer.status === 200 ? 'text/event-stream' : 'application/json', promptId: p.recording.id });
+    emit({
+      kind: 'head',
+      status: answer.status,
+      contentType: answer.status === 200 ? 'text/event-stream' : 'application/json',
+      promptId: p.recording.id,
+    });
     const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     if (answer.status !== 200) {
       emit({ kind: 'data', data: JSON.stringify(dialect.errorBody(answer.body)) });
@@ -159,18 +207,37 @@ export class GuardedExchange {
   }
 
   /** An Anthropic provider's stream, parsed strictly, guarded across all its blocks, re-serialised event by event. */
-  private async streamAnthropic(p: Prepared, req: ExchangeRequest, emit: (frame: StreamFrame) => void, signal: AbortSignal): Promise<ExchangeResult> {
-    const upstream = await this.upstream.anthropicStream(p.exchange.provider!, { ...p.body, stream: true }, req.headers, signal);
+  private async streamAnthropic(
+    p: Prepared,
+    req: ExchangeRequest,
+    emit: (frame: StreamFrame) => void,
+    signal: AbortSignal,
+  ): Promise<ExchangeResult> {
+    const upstream = await this.upstream.anthropicStream(
+      p.exchange.provider!,
+      { ...p.body, stream: true },
+      req.headers,
+      signal,
+    );
     if (upstream.status !== 200) {
       const body = parseObject(await readAll(upstream.body)) ?? upstreamErrorBody(upstream.status);
       emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
       emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
-      p.recording.providerResult = { data: JSON.stringify(body), statusCode: upstream.status, sentDate: upstream.sentAt, receivedDate: new Date() };
+      p.recording.providerResult = {
+        data: JSON.stringify(body),
+        statusCode: upstream.status,
+        sentDate: upstream.sentAt,
+        receivedDate: new Date(),
+      };
       return { kind: 'answer', status: upstream.status, body: null, record: await p.recording.close() };
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
     const responseGuard = p.exchange.guard('response');
-    const guard = new AnswerStreamGuard(responseGuard, this.config.STREAM_HOLDBACK_CHARS, p.settings.unreadableContent === 'flag');
+    const guard = new AnswerStreamGuard(
+      responseGuard,
+      this.config.STREAM_HOLDBACK_CHARS,
+      p.settings.unreadableContent === 'flag',
+    );
     const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     const sent: string[] = [];
     const send = (events: StreamEvent[]) => {
@@ -212,11 +279,26 @@ export class GuardedExchange {
     const summary = this.summarize(responseGuard, guard.unreadable, stop?.reason === 'unreadable');
     if (stop?.reason === 'blocked' || stop?.reason === 'unreadable') {
       const message = blockMessage('response', summary.messages, stop.detail);
-      send([{ type: 'error', error: { type: 'invalid_request_error', message, cai_error: caiError([...p.request.results, ...summary.results]) } }]);
+      send([
+        {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message,
+            cai_error: caiError([...p.request.results, ...summary.results]),
+          },
+        },
+      ]);
       return this.blocked(p, 'response', summary);
     }
-    if (stop) send([{ type: 'error', error: { type: 'api_error', message: `the provider's stream failed: ${stop.detail}` } }]);
-    this.finish(p, summary, guard.delivered, { data: sent.join(''), statusCode: 200, sentDate: upstream.sentAt, receivedDate: new Date() });
+    if (stop)
+      send([{ type: 'error', error: { type: 'api_error', message: `the provider's stream failed: ${stop.detail}` } }]);
+    this.finish(p, summary, guard.delivered, {
+      data: sent.join(''),
+      statusCode: 200,
+      sentDate: upstream.sentAt,
+      receivedDate: new Date(),
+    });
     return { kind: 'answer', status: 200, body: null, record: await p.recording.close() };
   }
 
@@ -231,9 +313,16 @@ export class GuardedExchange {
     const walk = walkRequest(body, { scanToolDescriptions: settings.scanToolDescriptions });
     const refusedTypes = walk.unreadable.filter((u) => refuses(u, settings));
     if (refusedTypes.length) {
-      throw DomainError.invalid(`the request holds content the guardrails cannot read: ${refusedTypes.map((u) => `${u.type} at ${u.where}`).join(', ')}`, [
-        ...refusedTypes.map((u) => ({ loc: ['body', ...u.where.split(/[.[\]]+/).filter(Boolean)], msg: `${u.type} content cannot be scanned; this project refuses it`, type: 'unreadable' })),
-      ]);
+      throw DomainError.invalid(
+        `the request holds content the guardrails cannot read: ${refusedTypes.map((u) => `${u.type} at ${u.where}`).join(', ')}`,
+        [
+          ...refusedTypes.map((u) => ({
+            loc: ['body', ...u.where.split(/[.[\]]+/).filter(Boolean)],
+            msg: `${u.type} content cannot be scanned; this project refuses it`,
+            type: 'unreadable',
+          })),
+        ],
+      );
     }
     const recording = new Recording(this.recorder, {
       principal: req.principal,
@@ -251,7 +340,11 @@ export class GuardedExchange {
     const verdict = guard.active ? guard.scan(joined) : { blocked: false, redactions: [] };
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
-    const kept = verdict.blocked ? maskSpans(joined, request.actedSpans) : verdict.redactions.length ? maskSpans(joined, verdict.redactions) : joined;
+    const kept = verdict.blocked
+      ? maskSpans(joined, request.actedSpans)
+      : verdict.redactions.length
+        ? maskSpans(joined, verdict.redactions)
+        : joined;
     if (!verdict.blocked && verdict.redactions.length) writeLeaves(walk.leaves, kept);
     const turns = turnsOf(walk.leaves, kept);
     recording.input = turns.at(-1) ?? '';
@@ -270,7 +363,10 @@ export class GuardedExchange {
     const receivedDate = result.receivedAt ?? new Date();
     if (result.error !== null || result.content === null) {
       p.recording.providerResult = { data: '', statusCode: result.statusCode ?? 0, sentDate, receivedDate };
-      throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${result.error ?? 'no content in its answer'}`);
+      throw new DomainError(
+        ErrorCode.BAD_GATEWAY,
+        `the provider failed: ${result.error ?? 'no content in its answer'}`,
+      );
     }
     return { text: result.content, sentDate, receivedDate };
   }
@@ -279,12 +375,19 @@ export class GuardedExchange {
     const summary = guard.summary();
     if (unreadable.length && summary.outcome !== 'blocked') {
       summary.outcome = refused ? 'blocked' : worstOutcome(summary.outcome, 'flagged');
-      summary.messages.push(`content the guardrails cannot read: ${[...new Set(unreadable.map((u) => u.type))].join(', ')}`);
+      summary.messages.push(
+        `content the guardrails cannot read: ${[...new Set(unreadable.map((u) => u.type))].join(', ')}`,
+      );
     }
     return summary;
   }
 
-  private finish(p: Prepared, response: GuardSummary, text: string, providerResult: NonNullable<Recording['providerResult']>): void {
+  private finish(
+    p: Prepared,
+    response: GuardSummary,
+    text: string,
+    providerResult: NonNullable<Recording['providerResult']>,
+  ): void {
     p.recording.outcome = worstOutcome(p.recording.outcome, response.outcome);
     p.recording.results = [...p.request.results, ...response.results];
     p.recording.response = text;
@@ -292,19 +395,35 @@ export class GuardedExchange {
     p.exchange.count('response', response.outcome);
   }
 
-  private async blocked(p: Prepared, direction: 'request' | 'response', summary: GuardSummary): Promise<ExchangeResult> {
+  private async blocked(
+    p: Prepared,
+    direction: 'request' | 'response',
+    summary: GuardSummary,
+  ): Promise<ExchangeResult> {
     p.recording.outcome = 'blocked';
     if (direction === 'response') {
       p.recording.results = [...p.request.results, ...summary.results];
       p.exchange.count('response', 'blocked');
     }
-    return { kind: 'blocked', direction, results: p.recording.results, messages: summary.messages, record: await p.recording.close() };
+    return {
+      kind: 'blocked',
+      direction,
+      results: p.recording.results,
+      messages: summary.messages,
+      record: await p.recording.close(),
+    };
   }
 }
 
 /** A guardrail block as the error the gateway renders in the route's own shape (a 400 carrying `cai_error`). */
-export function blockedError(direction: 'request' | 'response', results: ScannerResultRecord[], messages: string[]): DomainError {
-  return new DomainError(ErrorCode.INVALID_ARGUMENT, blockMessage(direction, messages), [], undefined, { cai_error: caiError(results) });
+export function blockedError(
+  direction: 'request' | 'response',
+  results: ScannerResultRecord[],
+  messages: string[],
+): DomainError {
+  return new DomainError(ErrorCode.INVALID_ARGUMENT, blockMessage(direction, messages), [], undefined, {
+    cai_error: caiError(results),
+  });
 }
 
 /**
@@ -328,7 +447,8 @@ export function streamedExchange(
     Promise.resolve()
       .then(() => run(emit, abort.signal))
       .then((result) => {
-        if (result.kind === 'blocked' && !headSent) sub.error(blockedError(result.direction, result.results, result.messages));
+        if (result.kind === 'blocked' && !headSent)
+          sub.error(blockedError(result.direction, result.results, result.messages));
         else sub.complete();
       })
       .catch((err: unknown) => sub.error(err));
@@ -339,12 +459,19 @@ export function streamedExchange(
   });
 }
 
-export function caiError(results: ScannerResultRecord[]): { outcome: 'blocked'; scanner_results: ScannerResultRecord[] } {
+export function caiError(results: ScannerResultRecord[]): {
+  outcome: 'blocked';
+  scanner_results: ScannerResultRecord[];
+} {
   return { outcome: 'blocked', scanner_results: results };
 }
 
 export function blockMessage(direction: 'request' | 'response', messages: string[], detail?: string): string {
-  const why = messages.length ? `: ${messages.join('; ')}` : detail && detail !== 'a guardrail blocked the answer' ? `: ${detail}` : '';
+  const why = messages.length
+    ? `: ${messages.join('; ')}`
+    : detail && detail !== 'a guardrail blocked the answer'
+      ? `: ${detail}`
+      : '';
   return `the ${direction} was blocked by a guardrail${why}`;
 }
 
@@ -376,7 +503,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 function upstreamErrorBody(status: number): Record<string, unknown> {
-  return { type: 'error', error: { type: 'api_error', message: `the provider answered ${status} with a body that is not JSON` } };
+  return {
+    type: 'error',
+    error: { type: 'api_error', message: `the provider answered ${status} with a body that is not JSON` },
+  };
 }
 
 async function readAll(stream: AsyncIterable<unknown>): Promise<string> {

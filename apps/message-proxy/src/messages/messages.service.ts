@@ -18,7 +18,13 @@ export class MessagesService {
   ) {}
 
   async create(cmd: MessagesCommand): Promise<MessagesReply> {
-    const result = await this.exchange.call({ principal: cmd.principal, provider: cmd.provider, body: cmd.body, headers: cmd.headers, source: 'vendor' });
+    const result = await this.exchange.call({
+      principal: cmd.principal,
+      provider: cmd.provider,
+      body: cmd.body,
+      headers: cmd.headers,
+      source: 'vendor',
+    });
     if (result.kind === 'blocked') throw blockedError(result.direction, result.results, result.messages);
     return { status: result.status, body: result.body, promptId: result.record.id, timing: result.timing };
   }
@@ -26,7 +32,11 @@ export class MessagesService {
   /** The same exchange with `stream: true`: frames of Anthropic's SSE, released as the guard allows. */
   stream(cmd: MessagesCommand): Observable<StreamFrame> {
     return streamedExchange(this.nc, cmd.cancelSubject, (emit, signal) =>
-      this.exchange.stream({ principal: cmd.principal, provider: cmd.provider, body: cmd.body, headers: cmd.headers, source: 'vendor' }, emit, signal),
+      this.exchange.stream(
+        { principal: cmd.principal, provider: cmd.provider, body: cmd.body, headers: cmd.headers, source: 'vendor' },
+        emit,
+        signal,
+      ),
     );
   }
 }

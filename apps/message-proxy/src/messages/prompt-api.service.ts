@@ -33,10 +33,14 @@ export class PromptApiService {
   ) {}
 
   async send({ principal, body }: SendPromptCommand): Promise<PromptView> {
-    const fromTemplate = body.promptTemplateId ? await this.templateInput(principal.tenant, body.promptTemplateId) : undefined;
+    const fromTemplate = body.promptTemplateId
+      ? await this.templateInput(principal.tenant, body.promptTemplateId)
+      : undefined;
     const input = body.input ?? fromTemplate?.input;
     if (input === undefined) {
-      throw DomainError.invalid('give input or promptTemplateId', [{ loc: ['body', 'input'], msg: 'input or promptTemplateId is required', type: 'missing' }]);
+      throw DomainError.invalid('give input or promptTemplateId', [
+        { loc: ['body', 'input'], msg: 'input or promptTemplateId is required', type: 'missing' },
+      ]);
     }
     const result = await this.exchange.call({
       principal,
@@ -64,7 +68,8 @@ export class PromptApiService {
     const verdict = guard.active ? guard.scan(body.input) : { blocked: false, redactions: [] };
     const summary: GuardSummary = guard.summary();
     let outcome = summary.outcome;
-    if (body.flagOnly && outcome === 'blocked') outcome = worstOutcome('flagged', verdict.redactions.length ? 'redacted' : 'flagged');
+    if (body.flagOnly && outcome === 'blocked')
+      outcome = worstOutcome('flagged', verdict.redactions.length ? 'redacted' : 'flagged');
     const redactedInput = verdict.redactions.length ? maskSpans(body.input, verdict.redactions) : body.input;
     const recording = new Recording(this.recorder, {
       principal,
@@ -79,10 +84,14 @@ export class PromptApiService {
     // A blocked text is kept with what matched masked; a redacted one as it may go on.
     recording.input = outcome === 'blocked' ? maskSpans(body.input, summary.actedSpans) : redactedInput;
     recording.outcome = outcome;
-    recording.results = body.verbose === false ? summary.results.filter((r) => r.outcome === 'failed') : summary.results;
+    recording.results =
+      body.verbose === false ? summary.results.filter((r) => r.outcome === 'failed') : summary.results;
     exchange.count(direction, outcome);
     const view = promptView(await recording.close());
-    const reason = outcome === 'flagged' || outcome === 'blocked' ? summary.messages.join('; ') || `the ${direction} was ${outcome} by a guardrail` : undefined;
+    const reason =
+      outcome === 'flagged' || outcome === 'blocked'
+        ? summary.messages.join('; ') || `the ${direction} was ${outcome} by a guardrail`
+        : undefined;
     return {
       ...view,
       redactedInput,
@@ -93,9 +102,14 @@ export class PromptApiService {
 
   private async templateInput(tenant: string, templateId: string): Promise<TemplateInput> {
     try {
-      return await this.rpc.call(PromptRpc.templateInput, { tenant, templateId }, requestContext.getStore()?.requestId ?? 'proxy');
+      return await this.rpc.call(
+        PromptRpc.templateInput,
+        { tenant, templateId },
+        requestContext.getStore()?.requestId ?? 'proxy',
+      );
     } catch (err) {
-      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw DomainError.notFound(`prompt template ${templateId} not found`);
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)
+        throw DomainError.notFound(`prompt template ${templateId} not found`);
       throw err;
     }
   }

@@ -34,15 +34,17 @@ export class Recording {
 
   close(): Promise<PromptRecordedEvent> {
     const started = performance.now();
-    this.closed ??= this.recorder.record(
-      { ...this.started, draft: { ...this.started.draft, input: this.input, memory: this.memory } },
-      {
-        outcome: this.outcome,
-        response: this.outcome === 'blocked' ? null : this.response,
-        providerResult: this.outcome === 'blocked' ? null : this.providerResult,
-        scannerResults: this.results,
-      },
-    ).finally(() => (this.recordMs = performance.now() - started));
+    this.closed ??= this.recorder
+      .record(
+        { ...this.started, draft: { ...this.started.draft, input: this.input, memory: this.memory } },
+        {
+          outcome: this.outcome,
+          response: this.outcome === 'blocked' ? null : this.response,
+          providerResult: this.outcome === 'blocked' ? null : this.providerResult,
+          scannerResults: this.results,
+        },
+      )
+      .finally(() => (this.recordMs = performance.now() - started));
     return this.closed;
   }
 }

@@ -13,7 +13,13 @@ describe('chatToMessages', () => {
         { role: 'system', content: 'a' },
         { role: 'developer', content: [{ type: 'text', text: 'b' }] },
         { role: 'user', content: 'one' },
-        { role: 'user', content: [{ type: 'text', text: 'two' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'two' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
       ],
     });
     expect(body).toEqual({
@@ -37,17 +43,35 @@ describe('chatToMessages', () => {
 
   it('refuses what it cannot translate with a field-level 4xx', () => {
     expect(() => chatToMessages({ messages: [{ role: 'wizard', content: 'x' }] })).toThrow(DomainError);
-    expect(() => chatToMessages({ messages: [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '{oops' } }] }] })).toThrow(/arguments must be a JSON object/);
+    expect(() =>
+      chatToMessages({
+        messages: [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '{oops' } }] }],
+      }),
+    ).toThrow(/arguments must be a JSON object/);
   });
 });
 
 describe('messageToChat and ChatChunkStream', () => {
   it('maps finish reasons, tool calls and usage', () => {
     const chat = messageToChat(
-      { id: 'msg_1', model: 'm', stop_reason: 'max_tokens', content: [{ type: 'text', text: 'hi' }, { type: 'thinking', thinking: 'hmm' }], usage: { input_tokens: 2, output_tokens: 3 } },
+      {
+        id: 'msg_1',
+        model: 'm',
+        stop_reason: 'max_tokens',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'thinking', thinking: 'hmm' },
+        ],
+        usage: { input_tokens: 2, output_tokens: 3 },
+      },
       'm',
     );
-    expect(chat).toMatchObject({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ finish_reason: 'length', message: { content: 'hi' } }], usage: { total_tokens: 5 } });
+    expect(chat).toMatchObject({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [{ finish_reason: 'length', message: { content: 'hi' } }],
+      usage: { total_tokens: 5 },
+    });
   });
 
   it('writes chunks and ends with [DONE]', () => {
@@ -60,7 +84,10 @@ describe('messageToChat and ChatChunkStream', () => {
       s.event({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }),
       s.event({ type: 'message_stop' }),
     ].join('');
-    const chunks = out.split('\n\n').filter(Boolean).map((l) => l.replace(/^data: /, ''));
+    const chunks = out
+      .split('\n\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^data: /, ''));
     expect(chunks.at(-1)).toBe('[DONE]');
     const parsed = chunks.slice(0, -1).map((c) => JSON.parse(c));
     expect(parsed.map((c) => c.choices[0]?.delta?.content ?? null)).toEqual(['', 'yo', null, null]);

@@ -52,15 +52,27 @@ export function chatToMessages(chat: Json): Json {
         if (Array.isArray(m.tool_calls)) {
           m.tool_calls.forEach((c, j) => {
             const fn = isObject(c) && isObject(c.function) ? c.function : undefined;
-            if (!fn || typeof fn.name !== 'string') throw invalid(['messages', i, 'tool_calls', j], 'a tool call names its function');
-            blocks.push({ type: 'tool_use', id: String((c as Json).id ?? `call_${j}`), name: fn.name, input: parseArguments(fn.arguments, ['messages', i, 'tool_calls', j, 'function', 'arguments']) });
+            if (!fn || typeof fn.name !== 'string')
+              throw invalid(['messages', i, 'tool_calls', j], 'a tool call names its function');
+            blocks.push({
+              type: 'tool_use',
+              id: String((c as Json).id ?? `call_${j}`),
+              name: fn.name,
+              input: parseArguments(fn.arguments, ['messages', i, 'tool_calls', j, 'function', 'arguments']),
+            });
           });
         }
         push('assistant', blocks);
         return;
       }
       case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: String(m.tool_call_id ?? ''), content: textOf(m.content, ['messages', i, 'content']) }]);
+        push('user', [
+          {
+            type: 'tool_result',
+            tool_use_id: String(m.tool_call_id ?? ''),
+            content: textOf(m.content, ['messages', i, 'content']),
+          },
+        ]);
         return;
       default:
         throw invalid(['messages', i, 'role'], `role must be system, developer, user, assistant or tool`);
@@ -74,29 +86,43 @@ export function chatToMessages(chat: Json): Json {
   if (system.length) body.system = system.join('\n\n');
   if (typeof chat.temperature === 'number') body.temperature = Math.min(1, chat.temperature);
   if (typeof chat.top_p === 'number') body.top_p = chat.top_p;
-  if (chat.stop !== undefined && chat.stop !== null) body.stop_sequences = Array.isArray(chat.stop) ? chat.stop : [chat.stop];
+  if (chat.stop !== undefined && chat.stop !== null)
+    body.stop_sequences = Array.isArray(chat.stop) ? chat.stop : [chat.stop];
   if (Array.isArray(chat.tools)) {
     body.tools = chat.tools.map((t, i) => {
       const fn = isObject(t) && isObject(t.function) ? t.function : undefined;
-      if (!fn || typeof fn.name !== 'string') throw invalid(['tools', i], 'a tool is {type: "function", function: {name, ...}}');
-      return { name: fn.name, ...(typeof fn.description === 'string' ? { description: fn.description } : {}), input_schema: isObject(fn.parameters) ? fn.parameters : { type: 'object' } };
+      if (!fn || typeof fn.name !== 'string')
+        throw invalid(['tools', i], 'a tool is {type: "function", function: {name, ...}}');
+      return {
+        name: fn.name,
+        ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+        input_schema: isObject(fn.parameters) ? fn.parameters : { type: 'object' },
+      };
     });
   }
   const choice = chat.tool_choice;
   if (choice === 'auto') body.tool_choice = { type: 'auto' };
   else if (choice === 'required') body.tool_choice = { type: 'any' };
   else if (choice === 'none') body.tool_choice = { type: 'none' };
-  else if (isObject(choice) && isObject(choice.function)) body.tool_choice = { type: 'tool', name: choice.function.name };
+  else if (isObject(choice) && isObject(choice.function))
+    body.tool_choice = { type: 'tool', name: choice.function.name };
   return body;
 }
 
 /** A (guarded) Messages answer as a Chat Completion. */
 export function messageToChat(message: Json, model: string): Json {
   const content = Array.isArray(message.content) ? (message.content as Json[]) : [];
-  const text = content.filter((b) => b.type === 'text').map((b) => String(b.text ?? '')).join('');
+  const text = content
+    .filter((b) => b.type === 'text')
+    .map((b) => String(b.text ?? ''))
+    .join('');
   const calls = content
     .filter((b) => b.type === 'tool_use')
-    .map((b) => ({ id: String(b.id), type: 'function', function: { name: String(b.name), arguments: JSON.stringify(b.input ?? {}) } }));
+    .map((b) => ({
+      id: String(b.id),
+      type: 'function',
+      function: { name: String(b.name), arguments: JSON.stringify(b.input ?? {}) },
+    }));
   const usage = isObject(message.usage) ? message.usage : {};
   return {
     id: chatId(message.id),
@@ -106,7 +132,12 @@ export function messageToChat(message: Json, model: string): Json {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), refusal: null },
+        message: {
+          role: 'assistant',
+          content: text || (calls.length ? null : ''),
+          ...(calls.length ? { tool_calls: calls } : {}),
+          refusal: null,
+        },
         logprobs: null,
         finish_reason: FINISH[String(message.stop_reason)] ?? 'stop',
       },
@@ -147,14 +178,20 @@ export class ChatChunkStream {
         if (b.type !== 'tool_use') return '';
         const n = this.tools.size;
         this.tools.set(Number(e.index), n);
-        return this.chunk({ tool_calls: [{ index: n, id: String(b.id), type: 'function', function: { name: String(b.name), arguments: '' } }] });
+        return this.chunk({
+          tool_calls: [
+            { index: n, id: String(b.id), type: 'function', function: { name: String(b.name), arguments: '' } },
+          ],
+        });
       }
       case 'content_block_delta': {
         const d = isObject(e.delta) ? e.delta : {};
         if (d.type === 'text_delta') return this.chunk({ content: String(d.text ?? '') });
         if (d.type === 'input_json_delta') {
           const n = this.tools.get(Number(e.index));
-          return n === undefined ? '' : this.chunk({ tool_calls: [{ index: n, function: { arguments: String(d.partial_json ?? '') } }] });
+          return n === undefined
+            ? ''
+            : this.chunk({ tool_calls: [{ index: n, function: { arguments: String(d.partial_json ?? '') } }] });
         }
         return '';
       }
@@ -164,10 +201,27 @@ export class ChatChunkStream {
         return this.chunk({}, FINISH[String(d.stop_reason)] ?? 'stop');
       }
       case 'message_stop':
-        return (this.includeUsage ? data({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage: usageOf(this.usage) }) : '') + 'data: [DONE]\n\n';
+        return (
+          (this.includeUsage
+            ? data({
+                id: this.id,
+                object: 'chat.completion.chunk',
+                created: this.created,
+                model: this.model,
+                choices: [],
+                usage: usageOf(this.usage),
+              })
+            : '') + 'data: [DONE]\n\n'
+        );
       case 'error': {
         const err = isObject(e.error) ? e.error : {};
-        return data({ error: openAiError(String(err.message ?? 'the stream failed'), String(err.type ?? 'api_error'), err.cai_error) });
+        return data({
+          error: openAiError(
+            String(err.message ?? 'the stream failed'),
+            String(err.type ?? 'api_error'),
+            err.cai_error,
+          ),
+        });
       }
       default:
         return '';
@@ -175,13 +229,25 @@ export class ChatChunkStream {
   }
 
   private chunk(delta: Json, finish: string | null = null): string {
-    return data({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    return data({
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
   }
 }
 
 /** OpenAI's error body; a guardrail block carries the scanner results as `cai_error`. */
 export function openAiError(message: string, type: string, caiError?: unknown): Json {
-  return { message, type, param: null, code: caiError ? 'guardrail_blocked' : null, ...(caiError ? { cai_error: caiError } : {}) };
+  return {
+    message,
+    type,
+    param: null,
+    code: caiError ? 'guardrail_blocked' : null,
+    ...(caiError ? { cai_error: caiError } : {}),
+  };
 }
 
 function data(value: unknown): string {
@@ -193,7 +259,8 @@ function chatId(id: unknown): string {
 }
 
 function usageOf(u: Json): Json {
-  const prompt = Number(u.input_tokens ?? 0) + Number(u.cache_read_input_tokens ?? 0) + Number(u.cache_creation_input_tokens ?? 0);
+  const prompt =
+    Number(u.input_tokens ?? 0) + Number(u.cache_read_input_tokens ?? 0) + Number(u.cache_creation_input_tokens ?? 0);
   const completion = Number(u.output_tokens ?? 0);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
@@ -207,7 +274,9 @@ function userBlocks(content: unknown, loc: (string | number)[]): Json[] {
     if (part.type === 'image_url') {
       const url = String((isObject(part.image_url) ? part.image_url.url : part.image_url) ?? '');
       const inline = /^data:([^;]+);base64,(.*)$/s.exec(url);
-      return inline ? { type: 'image', source: { type: 'base64', media_type: inline[1], data: inline[2] } } : { type: 'image', source: { type: 'url', url } };
+      return inline
+        ? { type: 'image', source: { type: 'base64', media_type: inline[1], data: inline[2] } }
+        : { type: 'image', source: { type: 'url', url } };
     }
     // Audio, files and part types to come: passed on typed as they are, so the guard's policy for
     // content it cannot read decides (refused by default).
@@ -240,5 +309,7 @@ function parseArguments(args: unknown, loc: (string | number)[]): unknown {
 }
 
 function invalid(loc: (string | number)[], msg: string): DomainError {
-  return DomainError.invalid(`${loc.join('.')}: ${msg}`, [{ loc: ['body', ...loc.map(String)], msg, type: 'value_error' }]);
+  return DomainError.invalid(`${loc.join('.')}: ${msg}`, [
+    { loc: ['body', ...loc.map(String)], msg, type: 'value_error' },
+  ]);
 }

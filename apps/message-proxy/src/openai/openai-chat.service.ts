@@ -22,9 +22,16 @@ export class OpenAiChatService {
 
   async create(cmd: MessagesCommand): Promise<{ status: number; body: unknown; promptId: string }> {
     const model = String(cmd.body.model ?? '');
-    const result = await this.exchange.call({ principal: cmd.principal, provider: cmd.provider, body: chatToMessages(cmd.body), headers: {}, source: 'openai' });
+    const result = await this.exchange.call({
+      principal: cmd.principal,
+      provider: cmd.provider,
+      body: chatToMessages(cmd.body),
+      headers: {},
+      source: 'openai',
+    });
     if (result.kind === 'blocked') throw blockedError(result.direction, result.results, result.messages);
-    const body = isObject(result.body) && result.status === 200 ? messageToChat(result.body, model) : errorBody(result.body);
+    const body =
+      isObject(result.body) && result.status === 200 ? messageToChat(result.body, model) : errorBody(result.body);
     return { status: result.status, body, promptId: result.record.id };
   }
 
@@ -33,7 +40,18 @@ export class OpenAiChatService {
     const chunks = new ChatChunkStream(String(cmd.body.model ?? ''), options.include_usage === true);
     const dialect: StreamDialect = { event: (e) => chunks.event(e), errorBody };
     return streamedExchange(this.nc, cmd.cancelSubject, (emit, signal) =>
-      this.exchange.stream({ principal: cmd.principal, provider: cmd.provider, body: chatToMessages(cmd.body), headers: {}, source: 'openai', dialect }, emit, signal),
+      this.exchange.stream(
+        {
+          principal: cmd.principal,
+          provider: cmd.provider,
+          body: chatToMessages(cmd.body),
+          headers: {},
+          source: 'openai',
+          dialect,
+        },
+        emit,
+        signal,
+      ),
     );
   }
 }

@@ -56,7 +56,10 @@ export class PromptRecorder {
   }
 
   /** Resolves once the record is durable; throws UNAVAILABLE (503) when it cannot be made so in time. */
-  async record(started: { id: string; receivedAt: Date; draft: PromptDraft }, parts: PromptOutcomeParts): Promise<PromptRecordedEvent> {
+  async record(
+    started: { id: string; receivedAt: Date; draft: PromptDraft },
+    parts: PromptOutcomeParts,
+  ): Promise<PromptRecordedEvent> {
     const d = started.draft;
     const event: PromptRecordedEvent = {
       id: started.id,
@@ -90,7 +93,12 @@ export class PromptRecorder {
       },
     };
     try {
-      await this.events.publishDurably(ProxyEventContracts.promptRecorded, event, event.id, this.config.RECORD_BUDGET_MS);
+      await this.events.publishDurably(
+        ProxyEventContracts.promptRecorded,
+        event,
+        event.id,
+        this.config.RECORD_BUDGET_MS,
+      );
     } catch (err) {
       this.logger.error({ err, promptId: event.id }, 'could not make a prompt record durable; answering 503');
       throw err;

@@ -2,7 +2,13 @@ import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, type ProviderRuntime } from '@bastion/contracts';
 import { type OutboundClient, OutboundError } from '@bastion/outbound';
-import { outboundSigners, outboundTransport, type ProviderCallResult, runProvider, type Transport } from '@bastion/provider-runtime';
+import {
+  outboundSigners,
+  outboundTransport,
+  type ProviderCallResult,
+  runProvider,
+  type Transport,
+} from '@bastion/provider-runtime';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, type ProxyConfig } from '../config';
 
 export const ANTHROPIC_TYPE = 'anthropic';
@@ -39,7 +45,11 @@ export class UpstreamService {
     this.transport = outboundTransport(client);
   }
 
-  async anthropic(provider: ProviderRuntime, body: Record<string, unknown>, headers: Record<string, string>): Promise<UpstreamAnswer> {
+  async anthropic(
+    provider: ProviderRuntime,
+    body: Record<string, unknown>,
+    headers: Record<string, string>,
+  ): Promise<UpstreamAnswer> {
     const sentAt = new Date();
     try {
       const res = await this.client.request(this.anthropicRequest(provider, body, headers));
@@ -49,7 +59,12 @@ export class UpstreamService {
     }
   }
 
-  async anthropicStream(provider: ProviderRuntime, body: Record<string, unknown>, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamStream> {
+  async anthropicStream(
+    provider: ProviderRuntime,
+    body: Record<string, unknown>,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<UpstreamStream> {
     const sentAt = new Date();
     try {
       const res = await this.client.stream({ ...this.anthropicRequest(provider, body, headers), signal });
@@ -65,8 +80,10 @@ export class UpstreamService {
       { template: provider.template, inputs: provider.inputs, secrets: provider.secrets, prompt, messages },
       { transport: this.transport, signers: outboundSigners, defaultTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS },
     );
-    if (result.failure === 'timeout') throw new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the provider did not answer in time');
-    if (result.failure) throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider could not be reached: ${result.error}`);
+    if (result.failure === 'timeout')
+      throw new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the provider did not answer in time');
+    if (result.failure)
+      throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider could not be reached: ${result.error}`);
     return result;
   }
 
@@ -74,17 +91,25 @@ export class UpstreamService {
     const base = (provider.inputs.baseUrl || DEFAULT_ANTHROPIC_URL).replace(/\/+$/, '');
     const out: Record<string, string> = {
       'content-type': 'application/json',
-      'anthropic-version': headers['anthropic-version'] ?? provider.inputs.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
+      'anthropic-version':
+        headers['anthropic-version'] ?? provider.inputs.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
     };
     if (headers['anthropic-beta']) out['anthropic-beta'] = headers['anthropic-beta'];
     if (provider.secrets.apiKey) out['x-api-key'] = provider.secrets.apiKey;
-    return { method: 'POST', url: `${base}/v1/messages`, headers: out, body: JSON.stringify(body), timeoutMs: this.config.UPSTREAM_TIMEOUT_MS };
+    return {
+      method: 'POST',
+      url: `${base}/v1/messages`,
+      headers: out,
+      body: JSON.stringify(body),
+      timeoutMs: this.config.UPSTREAM_TIMEOUT_MS,
+    };
   }
 }
 
 export function upstreamError(err: unknown): DomainError {
   if (err instanceof OutboundError) {
-    if (err.kind === 'timeout') return new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the provider did not answer in time');
+    if (err.kind === 'timeout')
+      return new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the provider did not answer in time');
     return new DomainError(ErrorCode.BAD_GATEWAY, `the provider could not be reached: ${err.message}`);
   }
   return err instanceof DomainError ? err : new DomainError(ErrorCode.BAD_GATEWAY, 'the provider could not be reached');

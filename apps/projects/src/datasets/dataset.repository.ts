@@ -21,7 +21,11 @@ export class DatasetRepository {
 
   /** The tenant's parts of an upload (another tenant's upload id finds nothing). */
   stagedParts(tenant: string, uploadId: string): Promise<{ part: number; data: Uint8Array }[]> {
-    return this.prisma.datasetUploadPart.findMany({ where: { tenant, uploadId }, select: { part: true, data: true }, orderBy: { part: 'asc' } });
+    return this.prisma.datasetUploadPart.findMany({
+      where: { tenant, uploadId },
+      select: { part: true, data: true },
+      orderBy: { part: 'asc' },
+    });
   }
 
   async dropUpload(tenant: string, uploadId: string): Promise<void> {

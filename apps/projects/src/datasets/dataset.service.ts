@@ -9,7 +9,13 @@ import {
   type Page,
   type StageDatasetCommand,
 } from '@bastion/contracts';
-import { ScanDeadline, ScanLimitError, ScannerConfigError, type ScannerConfig, sharedScannerCache } from '@bastion/guardrails';
+import {
+  ScanDeadline,
+  ScanLimitError,
+  ScannerConfigError,
+  type ScannerConfig,
+  sharedScannerCache,
+} from '@bastion/guardrails';
 import { decodeCursor, paginate } from '@bastion/persistence';
 import { PROJECTS_CONFIG, type ProjectsConfig } from '../config';
 import { assembleDataset } from '../domain/dataset-assembly';
@@ -67,7 +73,13 @@ export class DatasetService {
     }
   }
 
-  async listEvaluations({ principal, scannerId, versionRef, limit, cursor }: ListEvaluationsCommand): Promise<Page<'datasetRuns', DatasetRunView>> {
+  async listEvaluations({
+    principal,
+    scannerId,
+    versionRef,
+    limit,
+    cursor,
+  }: ListEvaluationsCommand): Promise<Page<'datasetRuns', DatasetRunView>> {
     const { version } = await this.scanners.visibleVersion(principal, scannerId, versionRef);
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
@@ -77,7 +89,8 @@ export class DatasetService {
 
   /** The CSV text: inline when it fit one message, else reassembled from its staged parts. */
   private async csvOf({ principal, data, upload }: EvaluateDatasetCommand): Promise<string> {
-    if ((data === undefined) === (upload === undefined)) throw DomainError.invalid('send the dataset either inline or as a staged upload');
+    if ((data === undefined) === (upload === undefined))
+      throw DomainError.invalid('send the dataset either inline or as a staged upload');
     if (data !== undefined) return Buffer.from(data, 'base64').toString('utf8');
     const parts = await this.datasets.stagedParts(principal.tenant, upload!.id);
     return assembleDataset(parts, upload!).toString('utf8');
@@ -104,14 +117,21 @@ export const DATASET_SCAN_BUDGET_MS = 30_000;
  * cap counts as triggered: a scan fails closed, so the proxy would refuse that prompt too. A run
  * past the evaluation's total budget stops with an error rather than a partial score.
  */
-function compile(version: ScannerVersion, deadline = new ScanDeadline(DATASET_SCAN_BUDGET_MS)): (text: string) => boolean {
+function compile(
+  version: ScannerVersion,
+  deadline = new ScanDeadline(DATASET_SCAN_BUDGET_MS),
+): (text: string) => boolean {
   const config = version.config as unknown as ScannerConfig;
   if (config.type === 'custom') {
-    throw DomainError.failedPrecondition('custom scanners are judged by a model, which this service does not call: they cannot be evaluated here');
+    throw DomainError.failedPrecondition(
+      'custom scanners are judged by a model, which this service does not call: they cannot be evaluated here',
+    );
   }
   const scanner = sharedScannerCache.get({ id: version.scannerId, version: version.id, config });
   if (scanner instanceof ScannerConfigError) {
-    throw DomainError.failedPrecondition(`version ${version.name} was saved under older limits and no longer compiles (${scanner.message}): save a new version`);
+    throw DomainError.failedPrecondition(
+      `version ${version.name} was saved under older limits and no longer compiles (${scanner.message}): save a new version`,
+    );
   }
   if (scanner instanceof Error) throw scanner;
   return (text) => {
@@ -119,7 +139,9 @@ function compile(version: ScannerVersion, deadline = new ScanDeadline(DATASET_SC
       return scanner.scan(text, { deadline }).outcome === 'failed';
     } catch (err) {
       if (err instanceof ScanLimitError && err.limit === 'budget') {
-        throw DomainError.failedPrecondition(`the evaluation took longer than its ${DATASET_SCAN_BUDGET_MS} ms scanning budget and stopped: evaluate a smaller dataset`);
+        throw DomainError.failedPrecondition(
+          `the evaluation took longer than its ${DATASET_SCAN_BUDGET_MS} ms scanning budget and stopped: evaluate a smaller dataset`,
+        );
       }
       if (err instanceof ScanLimitError) return true;
       throw err;

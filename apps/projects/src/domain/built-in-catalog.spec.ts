@@ -5,8 +5,14 @@ describe('builtInCatalog', () => {
   const catalog = builtInCatalog();
 
   it('holds the pii and secrets packages, a scanner per detector, and prompt-injection phrases', () => {
-    expect(catalog.filter((s) => s.kind === 'package').map((s) => s.config)).toEqual([{ type: 'pii' }, { type: 'secrets' }]);
-    expect(catalog.find((s) => s.name === 'E-mail address')).toMatchObject({ kind: 'scanner', config: { type: 'pii', detectors: ['email'] } });
+    expect(catalog.filter((s) => s.kind === 'package').map((s) => s.config)).toEqual([
+      { type: 'pii' },
+      { type: 'secrets' },
+    ]);
+    expect(catalog.find((s) => s.name === 'E-mail address')).toMatchObject({
+      kind: 'scanner',
+      config: { type: 'pii', detectors: ['email'] },
+    });
     expect(catalog.find((s) => s.type === 'keyword')?.direction).toBe('request');
   });
 

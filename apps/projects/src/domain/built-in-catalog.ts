@@ -76,7 +76,7 @@ export function builtInCatalog(): BuiltInScanner[] {
     ...ids('scanner:keyword:prompt-injection'),
     kind: 'scanner',
     name: 'Prompt injection phrases',
-    description: 'Phrases of common attempts to override a model\'s instructions.',
+    description: "Phrases of common attempts to override a model's instructions.",
     type: 'keyword',
     config: { type: 'keyword', words: INJECTION_PHRASES, wholeWord: true },
     direction: 'request',
@@ -91,5 +91,9 @@ function ids(key: string): { id: string; versionId: string } {
 
 /** The package a built-in package row stands for (its config type), for its detector list. */
 export function packageDetectors(type: string): { id: string; name: string; description: string }[] {
-  return (BUILT_IN_PACKAGES.find((p) => p.id === type)?.detectors ?? []).map(({ id, name, description }) => ({ id, name, description }));
+  return (BUILT_IN_PACKAGES.find((p) => p.id === type)?.detectors ?? []).map(({ id, name, description }) => ({
+    id,
+    name,
+    description,
+  }));
 }

@@ -15,25 +15,37 @@ describe('parseConfigAt', () => {
     expect(parseConfigAt(input).toISOString()).toBe(iso);
   });
 
-  it.each(['yesterday', '', '2026-03-01T10:20:30', '2026-02-30', '2025-02-29T00:00:00Z', '2026-13-01', '2026-03-01T24:00:00Z', '1700000000', '2026-03-01T10:20:30+25:00'])(
-    'refuses %p with a bare INVALID_ARGUMENT (a 400, not a field list)',
-    (input) => {
-      try {
-        parseConfigAt(input);
-        throw new Error('accepted');
-      } catch (e) {
-        expect(e).toBeInstanceOf(DomainError);
-        expect((e as DomainError).code).toBe(ErrorCode.INVALID_ARGUMENT);
-        expect((e as DomainError).details).toEqual([]);
-        expect((e as DomainError).message).toMatch(/^configAt must be an ISO 8601 date-time/);
-      }
-    },
-  );
+  it.each([
+    'yesterday',
+    '',
+    '2026-03-01T10:20:30',
+    '2026-02-30',
+    '2025-02-29T00:00:00Z',
+    '2026-13-01',
+    '2026-03-01T24:00:00Z',
+    '1700000000',
+    '2026-03-01T10:20:30+25:00',
+  ])('refuses %p with a bare INVALID_ARGUMENT (a 400, not a field list)', (input) => {
+    try {
+      parseConfigAt(input);
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(DomainError);
+      expect((e as DomainError).code).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect((e as DomainError).details).toEqual([]);
+      expect((e as DomainError).message).toMatch(/^configAt must be an ISO 8601 date-time/);
+    }
+  });
 });
 
 describe('revisionAt', () => {
   const r = (revision: number, at: string) => ({ revision, validFrom: new Date(at) });
-  const history = [r(1, '2026-01-01T00:00:00Z'), r(2, '2026-01-02T00:00:00Z'), r(3, '2026-01-02T00:00:00Z'), r(4, '2026-01-05T00:00:00Z')];
+  const history = [
+    r(1, '2026-01-01T00:00:00Z'),
+    r(2, '2026-01-02T00:00:00Z'),
+    r(3, '2026-01-02T00:00:00Z'),
+    r(4, '2026-01-05T00:00:00Z'),
+  ];
 
   it('finds the latest revision in force at the time', () => {
     expect(revisionAt(history, new Date('2026-01-01T00:00:00Z'))?.revision).toBe(1);

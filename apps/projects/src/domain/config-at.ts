@@ -1,7 +1,8 @@
 import { DomainError } from '@bastion/contracts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/;
 
 /**
  * Reads `configAt`: an ISO 8601 instant. A date alone means its midnight UTC; a date-time needs `Z`
@@ -9,7 +10,10 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,
  * as `+`: it is what an unencoded `+` in a query string turns into. Anything else is a 400.
  */
 export function parseConfigAt(value: string): Date {
-  const invalid = () => DomainError.invalid(`configAt must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z (got ${JSON.stringify(value)})`);
+  const invalid = () =>
+    DomainError.invalid(
+      `configAt must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z (got ${JSON.stringify(value)})`,
+    );
   const date = DATE.exec(value);
   const dt = date ? null : DATE_TIME.exec(value);
   if (!date && !dt) throw invalid();
@@ -18,7 +22,15 @@ export function parseConfigAt(value: string): Date {
   const ms = dt?.[7] ? Number(dt[7].slice(0, 3).padEnd(3, '0')) : 0;
   const utc = Date.UTC(y, mo - 1, d, h, mi, s, ms);
   const check = new Date(utc);
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) throw invalid();
+  if (
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo - 1 ||
+    check.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  )
+    throw invalid();
   let offsetMinutes = 0;
   if (dt && !dt[8]) {
     const oh = Number(dt[10]);
@@ -42,7 +54,12 @@ export function revisionAt<R extends Revision>(revisions: readonly R[], at: Date
   let found: R | undefined;
   for (const r of revisions) {
     if (r.validFrom.getTime() > at.getTime()) continue;
-    if (!found || r.validFrom.getTime() > found.validFrom.getTime() || (r.validFrom.getTime() === found.validFrom.getTime() && r.revision > found.revision)) found = r;
+    if (
+      !found ||
+      r.validFrom.getTime() > found.validFrom.getTime() ||
+      (r.validFrom.getTime() === found.validFrom.getTime() && r.revision > found.revision)
+    )
+      found = r;
   }
   return found;
 }

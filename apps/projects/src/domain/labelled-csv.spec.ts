@@ -37,11 +37,23 @@ describe('parseLabelledCsv', () => {
   });
 
   it('names the line of a bad label, a wrong field count and broken quoting', () => {
-    expect(problem('prompt,label\nok,1\nhmm,maybe\n')).toEqual({ line: 3, message: 'line 3: the label must be true, false, 1 or 0, not "maybe"' });
-    expect(problem('prompt,label\nok,1\nhello, world,1\n')).toEqual({ line: 3, message: 'line 3: expected 2 fields, found 3; quote a prompt that holds a comma' });
+    expect(problem('prompt,label\nok,1\nhmm,maybe\n')).toEqual({
+      line: 3,
+      message: 'line 3: the label must be true, false, 1 or 0, not "maybe"',
+    });
+    expect(problem('prompt,label\nok,1\nhello, world,1\n')).toEqual({
+      line: 3,
+      message: 'line 3: expected 2 fields, found 3; quote a prompt that holds a comma',
+    });
     expect(problem('prompt,label\nok,1\nlonely\n').line).toBe(3);
-    expect(problem('prompt,label\nok,1\n"bad"x,0\n')).toMatchObject({ line: 3, message: expect.stringContaining('closing quote') });
-    expect(problem('prompt,label\nok,1\n"never closed,0\nmore,1\n')).toEqual({ line: 3, message: 'line 3: a quoted field is never closed' });
+    expect(problem('prompt,label\nok,1\n"bad"x,0\n')).toMatchObject({
+      line: 3,
+      message: expect.stringContaining('closing quote'),
+    });
+    expect(problem('prompt,label\nok,1\n"never closed,0\nmore,1\n')).toEqual({
+      line: 3,
+      message: 'line 3: a quoted field is never closed',
+    });
   });
 
   it('refuses a CSV without rows and one with too many', () => {

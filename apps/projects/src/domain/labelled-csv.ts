@@ -60,7 +60,8 @@ export function parseLabelledCsv(text: string, maxRows = MAX_DATASET_ROWS): Labe
         }
         const raw = record[columns.label].trim();
         const label = LABELS[raw.toLowerCase()];
-        if (label === undefined) throw new DatasetError(line, `the label must be true, false, 1 or 0, not ${JSON.stringify(raw)}`);
+        if (label === undefined)
+          throw new DatasetError(line, `the label must be true, false, 1 or 0, not ${JSON.stringify(raw)}`);
         if (rows.length === maxRows) throw new DatasetError(line, `a dataset holds at most ${maxRows} rows`);
         rows.push({ line, prompt: record[columns.prompt], label });
         return null;
@@ -82,8 +83,14 @@ function csvError(err: unknown, recordStart: number): DatasetError {
       return new DatasetError(recordStart, 'a quoted field is never closed');
     case 'CSV_INVALID_CLOSING_QUOTE':
     case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
-      return new DatasetError(e.lines ?? recordStart, 'a closing quote must end its field (write a quote inside a quoted field as "")');
+      return new DatasetError(
+        e.lines ?? recordStart,
+        'a closing quote must end its field (write a quote inside a quoted field as "")',
+      );
     default:
-      return new DatasetError(typeof e.lines === 'number' ? e.lines : null, `malformed CSV: ${e.message ?? String(err)}`);
+      return new DatasetError(
+        typeof e.lines === 'number' ? e.lines : null,
+        `malformed CSV: ${e.message ?? String(err)}`,
+      );
   }
 }

@@ -4,7 +4,17 @@ const p = (expected: boolean, predicted: boolean) => ({ expected, predicted });
 
 describe('confusionMatrix', () => {
   it('counts each prediction in its cell', () => {
-    expect(confusionMatrix([p(true, true), p(true, true), p(true, false), p(false, true), p(false, false), p(false, false), p(false, false)])).toEqual({
+    expect(
+      confusionMatrix([
+        p(true, true),
+        p(true, true),
+        p(true, false),
+        p(false, true),
+        p(false, false),
+        p(false, false),
+        p(false, false),
+      ]),
+    ).toEqual({
       truePositive: 2,
       falseNegative: 1,
       falsePositive: 1,
@@ -31,11 +41,21 @@ describe('metricsOf', () => {
   });
 
   it('is 0, not NaN, where a denominator is 0', () => {
-    expect(metricsOf({ truePositive: 0, falsePositive: 0, falseNegative: 0, trueNegative: 4 })).toEqual({ accuracy: 1, precision: 0, recall: 0, f1Score: 0 });
+    expect(metricsOf({ truePositive: 0, falsePositive: 0, falseNegative: 0, trueNegative: 4 })).toEqual({
+      accuracy: 1,
+      precision: 0,
+      recall: 0,
+      f1Score: 0,
+    });
     expect(metricsOf({ truePositive: 0, falsePositive: 0, falseNegative: 0, trueNegative: 0 }).accuracy).toBe(0);
   });
 
   it('is 1 for a perfect scanner', () => {
-    expect(metricsOf({ truePositive: 5, falsePositive: 0, falseNegative: 0, trueNegative: 5 })).toEqual({ accuracy: 1, precision: 1, recall: 1, f1Score: 1 });
+    expect(metricsOf({ truePositive: 5, falsePositive: 0, falseNegative: 0, trueNegative: 5 })).toEqual({
+      accuracy: 1,
+      precision: 1,
+      recall: 1,
+      f1Score: 1,
+    });
   });
 });

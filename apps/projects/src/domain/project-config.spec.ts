@@ -59,8 +59,20 @@ describe('buildGuardrailEntry', () => {
   });
 
   it('pins a published version by name or id and keeps what was given', () => {
-    const e = buildGuardrailEntry({ id: S, version: V1, mode: 'redact', flagMessage: 'no', direction: 'response', force: true }, target, 'scanners', loc);
-    expect(e).toMatchObject({ version: 'v_1', versionId: V1, mode: 'redact', flagMessage: 'no', direction: 'response', force: true });
+    const e = buildGuardrailEntry(
+      { id: S, version: V1, mode: 'redact', flagMessage: 'no', direction: 'response', force: true },
+      target,
+      'scanners',
+      loc,
+    );
+    expect(e).toMatchObject({
+      version: 'v_1',
+      versionId: V1,
+      mode: 'redact',
+      flagMessage: 'no',
+      direction: 'response',
+      force: true,
+    });
     expect(buildGuardrailEntry({ id: S, version: 'v_1' }, target, 'scanners', loc).versionId).toBe(V1);
   });
 
@@ -70,8 +82,13 @@ describe('buildGuardrailEntry', () => {
       loc: ['body', 'version'],
       message: 'version v_2 of SSN is not published: publish it before pinning it',
     });
-    expect(codeOf(() => buildGuardrailEntry({ id: S, version: 'v_9' }, target, 'scanners', loc)).message).toBe('SSN has no version v_9');
-    expect(codeOf(() => buildGuardrailEntry({ id: S }, target, 'packages', loc))).toMatchObject({ loc: ['body', 'id'], message: 'SSN is a scanner: attach it under scanners' });
+    expect(codeOf(() => buildGuardrailEntry({ id: S, version: 'v_9' }, target, 'scanners', loc)).message).toBe(
+      'SSN has no version v_9',
+    );
+    expect(codeOf(() => buildGuardrailEntry({ id: S }, target, 'packages', loc))).toMatchObject({
+      loc: ['body', 'id'],
+      message: 'SSN is a scanner: attach it under scanners',
+    });
   });
 });
 
@@ -80,7 +97,10 @@ describe('changing entries', () => {
 
   it('changes only what is given; a new pin re-reads the version', () => {
     expect(changeGuardrailEntry(entry, { enabled: false }, target, loc)).toEqual({ ...entry, enabled: false });
-    expect(changeGuardrailEntry(entry, { version: 'latest' }, target, loc)).toMatchObject({ version: 'latest', versionId: null });
+    expect(changeGuardrailEntry(entry, { version: 'latest' }, target, loc)).toMatchObject({
+      version: 'latest',
+      versionId: null,
+    });
   });
 
   it('attaches once, changes and detaches what is attached, 409 and 404 otherwise', () => {
@@ -88,7 +108,10 @@ describe('changing entries', () => {
     expect(one.scanners).toHaveLength(1);
     expect(EMPTY_CONFIG.scanners).toHaveLength(0);
     expect(codeOf(() => withEntry(one, 'scanners', entry)).code).toBe(ErrorCode.ALREADY_EXISTS);
-    expect(withChangedEntry(one, 'scanners', S.toUpperCase(), (e: typeof entry) => ({ ...e, mode: 'audit' as const })).scanners[0].mode).toBe('audit');
+    expect(
+      withChangedEntry(one, 'scanners', S.toUpperCase(), (e: typeof entry) => ({ ...e, mode: 'audit' as const }))
+        .scanners[0].mode,
+    ).toBe('audit');
     expect(codeOf(() => withChangedEntry(EMPTY_CONFIG, 'scanners', S, (e) => e)).code).toBe(ErrorCode.NOT_FOUND);
     expect(withoutEntry(one, 'scanners', S).scanners).toEqual([]);
     expect(codeOf(() => withoutEntry(one, 'packages', S)).code).toBe(ErrorCode.NOT_FOUND);
@@ -98,7 +121,9 @@ describe('changing entries', () => {
     let c = withEntry(EMPTY_CONFIG, 'providers', buildProviderEntry({ id: P1, default: true, name: 'a' }));
     c = withEntry(c, 'providers', buildProviderEntry({ id: P2, name: 'b' }));
     expect(c.providers.map((p) => p.default)).toEqual([true, false]);
-    c = withChangedEntry(c, 'providers', P2, (p: (typeof c.providers)[number]) => changeProviderEntry(p, { default: true }));
+    c = withChangedEntry(c, 'providers', P2, (p: (typeof c.providers)[number]) =>
+      changeProviderEntry(p, { default: true }),
+    );
     expect(c.providers.map((p) => p.default)).toEqual([false, true]);
     expect(c.providers[1]).toEqual({ id: P2, name: 'b', type: '', capabilities: [], default: true, enabled: true });
   });
@@ -107,9 +132,19 @@ describe('changing entries', () => {
 describe('checkLists', () => {
   it('refuses an id listed twice and two default providers', () => {
     const e = buildGuardrailEntry({ id: S }, target, 'scanners', loc);
-    expect(codeOf(() => checkLists({ scanners: [e, e] }, ['body', 'config'])).loc).toEqual(['body', 'config', 'scanners', '1', 'id']);
+    expect(codeOf(() => checkLists({ scanners: [e, e] }, ['body', 'config'])).loc).toEqual([
+      'body',
+      'config',
+      'scanners',
+      '1',
+      'id',
+    ]);
     const p = (id: string) => buildProviderEntry({ id, default: true });
-    expect(codeOf(() => checkLists({ providers: [p(P1), p(P2)] }, ['body', 'config'])).loc).toEqual(['body', 'config', 'providers']);
+    expect(codeOf(() => checkLists({ providers: [p(P1), p(P2)] }, ['body', 'config'])).loc).toEqual([
+      'body',
+      'config',
+      'providers',
+    ]);
     expect(() => checkLists({ providers: [p(P1)] }, [])).not.toThrow();
   });
 });
@@ -117,7 +152,11 @@ describe('checkLists', () => {
 describe('countsOf and publicLists', () => {
   it('count the lists and hide stored version ids', () => {
     const e = buildGuardrailEntry({ id: S, version: 'v_1' }, target, 'scanners', loc);
-    const config = { packages: [], scanners: [e], providers: [buildProviderEntry({ id: P1 }), buildProviderEntry({ id: P2 })] };
+    const config = {
+      packages: [],
+      scanners: [e],
+      providers: [buildProviderEntry({ id: P1 }), buildProviderEntry({ id: P2 })],
+    };
     expect(countsOf(config)).toEqual({ providerCount: 2, scannerCount: 1 });
     expect(publicLists(config).scanners[0]).not.toHaveProperty('versionId');
     expect(publicLists(config).scanners[0].version).toBe('v_1');

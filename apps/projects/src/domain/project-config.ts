@@ -44,7 +44,12 @@ export interface GuardrailTarget {
 const KIND_OF: Record<GuardrailList, ScannerKind> = { scanners: 'scanner', packages: 'package' };
 
 /** A new entry with its defaults: enabled, blocking, block mode, following the latest version. */
-export function buildGuardrailEntry(input: GuardrailEntryInput, target: GuardrailTarget, list: GuardrailList, loc: string[]): StoredGuardrailEntry {
+export function buildGuardrailEntry(
+  input: GuardrailEntryInput,
+  target: GuardrailTarget,
+  list: GuardrailList,
+  loc: string[],
+): StoredGuardrailEntry {
   if (target.kind !== KIND_OF[list]) {
     const other = list === 'scanners' ? 'packages' : 'scanners';
     throw violation([...loc, 'id'], `${target.name} is a ${target.kind}: attach it under ${other}`);
@@ -64,8 +69,16 @@ export function buildGuardrailEntry(input: GuardrailEntryInput, target: Guardrai
 }
 
 /** The entry with the given settings changed; a new pin re-reads the version. */
-export function changeGuardrailEntry(current: StoredGuardrailEntry, changes: GuardrailEntryChange, target: GuardrailTarget, loc: string[]): StoredGuardrailEntry {
-  const pin = changes.version === undefined ? { version: current.version, versionId: current.versionId } : pinOf(changes.version, target, [...loc, 'version']);
+export function changeGuardrailEntry(
+  current: StoredGuardrailEntry,
+  changes: GuardrailEntryChange,
+  target: GuardrailTarget,
+  loc: string[],
+): StoredGuardrailEntry {
+  const pin =
+    changes.version === undefined
+      ? { version: current.version, versionId: current.versionId }
+      : pinOf(changes.version, target, [...loc, 'version']);
   return {
     ...current,
     ...pin,
@@ -79,11 +92,16 @@ export function changeGuardrailEntry(current: StoredGuardrailEntry, changes: Gua
 }
 
 /** `latest` (or nothing) follows the scanner; anything else pins a published version, by name or id. */
-function pinOf(ref: string | undefined, target: GuardrailTarget, loc: string[]): { version: string; versionId: string | null } {
+function pinOf(
+  ref: string | undefined,
+  target: GuardrailTarget,
+  loc: string[],
+): { version: string; versionId: string | null } {
   if (ref === undefined || ref === LATEST_VERSION) return { version: LATEST_VERSION, versionId: null };
   const version = target.versions.find((v) => matchesVersionRef(v, ref));
   if (!version) throw violation(loc, `${target.name} has no version ${ref}`);
-  if (!version.published) throw violation(loc, `version ${version.name} of ${target.name} is not published: publish it before pinning it`);
+  if (!version.published)
+    throw violation(loc, `version ${version.name} of ${target.name} is not published: publish it before pinning it`);
   return { version: version.name, versionId: version.id };
 }
 
@@ -116,16 +134,27 @@ export function changeProviderEntry(current: ProviderEntry, changes: ProviderEnt
 const WHAT: Record<ProjectList, string> = { scanners: 'scanner', packages: 'package', providers: 'provider' };
 
 /** The config with one more entry; an entry already in the list is a 409. */
-export function withEntry(config: StoredProjectConfig, list: ProjectList, entry: StoredGuardrailEntry | ProviderEntry): StoredProjectConfig {
+export function withEntry(
+  config: StoredProjectConfig,
+  list: ProjectList,
+  entry: StoredGuardrailEntry | ProviderEntry,
+): StoredProjectConfig {
   const current = config[list] as { id: string }[];
   if (current.some((e) => e.id === entry.id)) {
-    throw DomainError.alreadyExists(`${WHAT[list]} ${entry.id} is already attached to the project; change it with PATCH`);
+    throw DomainError.alreadyExists(
+      `${WHAT[list]} ${entry.id} is already attached to the project; change it with PATCH`,
+    );
   }
   return settle({ ...config, [list]: [...current, entry] }, list, entry.id);
 }
 
 /** The config with one entry replaced by `change(entry)`; an entry not in the list is a 404. */
-export function withChangedEntry<E extends { id: string }>(config: StoredProjectConfig, list: ProjectList, id: string, change: (entry: E) => E): StoredProjectConfig {
+export function withChangedEntry<E extends { id: string }>(
+  config: StoredProjectConfig,
+  list: ProjectList,
+  id: string,
+  change: (entry: E) => E,
+): StoredProjectConfig {
   const current = config[list] as unknown as E[];
   const index = current.findIndex((e) => e.id === id.toLowerCase());
   if (index < 0) throw DomainError.notFound(`${WHAT[list]} ${id} is not attached to the project`);
@@ -136,7 +165,8 @@ export function withChangedEntry<E extends { id: string }>(config: StoredProject
 
 export function withoutEntry(config: StoredProjectConfig, list: ProjectList, id: string): StoredProjectConfig {
   const current = config[list] as { id: string }[];
-  if (!current.some((e) => e.id === id.toLowerCase())) throw DomainError.notFound(`${WHAT[list]} ${id} is not attached to the project`);
+  if (!current.some((e) => e.id === id.toLowerCase()))
+    throw DomainError.notFound(`${WHAT[list]} ${id} is not attached to the project`);
   return { ...config, [list]: current.filter((e) => e.id !== id.toLowerCase()) };
 }
 
@@ -145,7 +175,10 @@ function settle(config: StoredProjectConfig, list: ProjectList, changedId: strin
   if (list !== 'providers') return config;
   const changed = config.providers.find((p) => p.id === changedId);
   if (!changed?.default) return config;
-  return { ...config, providers: config.providers.map((p) => (p.id === changedId || !p.default ? p : { ...p, default: false })) };
+  return {
+    ...config,
+    providers: config.providers.map((p) => (p.id === changedId || !p.default ? p : { ...p, default: false })),
+  };
 }
 
 /** Whole lists as a client sends them: no id twice, at most one default provider. */
@@ -154,13 +187,16 @@ export function checkLists(config: Partial<StoredProjectConfig>, loc: string[]):
   for (const list of ['packages', 'scanners', 'providers'] as const) {
     const seen = new Set<string>();
     (config[list] ?? []).forEach((e, i) => {
-      if (seen.has(e.id)) problems.push({ loc: [...loc, list, String(i), 'id'], msg: `${e.id} is listed twice`, type: 'value_error' });
+      if (seen.has(e.id))
+        problems.push({ loc: [...loc, list, String(i), 'id'], msg: `${e.id} is listed twice`, type: 'value_error' });
       seen.add(e.id);
     });
   }
   const defaults = (config.providers ?? []).filter((p) => p.default);
-  if (defaults.length > 1) problems.push({ loc: [...loc, 'providers'], msg: 'at most one provider can be the default', type: 'value_error' });
-  if (problems.length) throw DomainError.invalid(problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; '), problems);
+  if (defaults.length > 1)
+    problems.push({ loc: [...loc, 'providers'], msg: 'at most one provider can be the default', type: 'value_error' });
+  if (problems.length)
+    throw DomainError.invalid(problems.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; '), problems);
 }
 
 /** The counts a project shows that the config decides. Packages are counted apart from scanners. */
@@ -169,7 +205,12 @@ export function countsOf(config: StoredProjectConfig): { providerCount: number; 
 }
 
 /** The config as the API shows it: entries without their stored version ids. */
-export function publicLists(config: StoredProjectConfig): { packages: GuardrailEntry[]; scanners: GuardrailEntry[]; providers: ProviderEntry[]; guard?: GuardSettings } {
+export function publicLists(config: StoredProjectConfig): {
+  packages: GuardrailEntry[];
+  scanners: GuardrailEntry[];
+  providers: ProviderEntry[];
+  guard?: GuardSettings;
+} {
   const strip = ({ versionId: _omit, ...entry }: StoredGuardrailEntry): GuardrailEntry => entry;
   return {
     packages: config.packages.map(strip),

@@ -20,7 +20,9 @@ export function versionName(number: number, requested: string | undefined, loc: 
     ]);
   }
   if (isUuid(requested)) {
-    throw DomainError.invalid('a version name cannot be a UUID', [{ loc, msg: 'a version name cannot be a UUID', type: 'value_error' }]);
+    throw DomainError.invalid('a version name cannot be a UUID', [
+      { loc, msg: 'a version name cannot be a UUID', type: 'value_error' },
+    ]);
   }
   return requested;
 }
@@ -41,13 +43,19 @@ export interface VersionLike {
  * the newest published version up to the latest (a newer version that was not pushed stays out),
  * or, when none of those is published, the latest itself.
  */
-export function resolveRuntimeVersion<V extends VersionLike>(versions: readonly V[], latestId: string, pinnedId: string | null): V {
+export function resolveRuntimeVersion<V extends VersionLike>(
+  versions: readonly V[],
+  latestId: string,
+  pinnedId: string | null,
+): V {
   if (pinnedId) {
     const pinned = versions.find((v) => v.id === pinnedId);
     if (pinned) return pinned;
   }
   const latest = versions.find((v) => v.id === latestId);
   if (!latest) throw new Error(`scanner has no version ${latestId}`);
-  const published = versions.filter((v) => v.published && v.number <= latest.number).sort((a, b) => b.number - a.number);
+  const published = versions
+    .filter((v) => v.published && v.number <= latest.number)
+    .sort((a, b) => b.number - a.number);
   return published[0] ?? latest;
 }

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type ProjectChange, type ProjectChangedEvent, ProjectEventContracts, type ScannerChange, type ScannerChangedEvent } from '@bastion/contracts';
+import {
+  type ProjectChange,
+  type ProjectChangedEvent,
+  ProjectEventContracts,
+  type ScannerChange,
+  type ScannerChangedEvent,
+} from '@bastion/contracts';
 import { EventPublisher } from '@bastion/messaging';
 import type { Project, Scanner } from '../generated/prisma/client';
 
@@ -21,7 +27,12 @@ export class ProjectsEventPublisher {
     return this.events.publish(ProjectEventContracts.projectChanged, event);
   }
 
-  scannerChanged(s: Scanner, change: ScannerChange, projectIds: string[], versionId: string | null = null): Promise<void> {
+  scannerChanged(
+    s: Scanner,
+    change: ScannerChange,
+    projectIds: string[],
+    versionId: string | null = null,
+  ): Promise<void> {
     const event: ScannerChangedEvent = {
       id: s.id,
       tenant: s.tenant ?? '',

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { ApiKeyIdCommand, ApiKeyRpc, CreateApiKeyCommand, ListApiKeysCommand, ResolveApiKeyQuery } from '@bastion/contracts';
+import {
+  ApiKeyIdCommand,
+  ApiKeyRpc,
+  CreateApiKeyCommand,
+  ListApiKeysCommand,
+  ResolveApiKeyQuery,
+} from '@bastion/contracts';
 import { Handles } from '@bastion/messaging';
 import { ApiKeyService } from './api-key.service';
 

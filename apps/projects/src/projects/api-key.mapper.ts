@@ -17,5 +17,12 @@ export function apiKeyView(k: ApiKey): ApiKeyView {
 }
 
 export function resolvedApiKey(k: ApiKey): ResolvedApiKey {
-  return { id: k.id, tenant: k.tenant, projectId: k.projectId, role: k.role as Role, hash: k.secretHash, expiresAt: k.expiresAt?.toISOString() ?? null };
+  return {
+    id: k.id,
+    tenant: k.tenant,
+    projectId: k.projectId,
+    role: k.role as Role,
+    hash: k.secretHash,
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+  };
 }

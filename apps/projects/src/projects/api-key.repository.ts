@@ -24,7 +24,11 @@ export class ApiKeyRepository {
   page(tenant: string, projectId: string | undefined, cursor: Cursor | undefined, limit: number): Promise<ApiKey[]> {
     const w = pageWindow(cursor);
     const where: Prisma.ApiKeyWhereInput = { tenant, ...(projectId ? { projectId } : {}) };
-    return this.prisma.apiKey.findMany({ where: { AND: [where, w.where] }, orderBy: w.orderBy as Prisma.ApiKeyOrderByWithRelationInput[], take: limit + 1 });
+    return this.prisma.apiKey.findMany({
+      where: { AND: [where, w.where] },
+      orderBy: w.orderBy as Prisma.ApiKeyOrderByWithRelationInput[],
+      take: limit + 1,
+    });
   }
 
   async delete(tenant: string, id: string): Promise<boolean> {
@@ -42,12 +46,19 @@ export class ApiKeyRepository {
   /** Keys per project, for `tokenCount`. */
   async countByProject(tenant: string, projectIds: string[]): Promise<Map<string, number>> {
     if (projectIds.length === 0) return new Map();
-    const rows = await this.prisma.apiKey.groupBy({ by: ['projectId'], where: { tenant, projectId: { in: projectIds } }, _count: { _all: true } });
+    const rows = await this.prisma.apiKey.groupBy({
+      by: ['projectId'],
+      where: { tenant, projectId: { in: projectIds } },
+      _count: { _all: true },
+    });
     return new Map(rows.map((r) => [r.projectId as string, r._count._all]));
   }
 
   /** Records a use, unless one was recorded since `staleBefore` (so a busy key costs one write a minute). */
   async touch(id: string, now: Date, staleBefore: Date): Promise<void> {
-    await this.prisma.apiKey.updateMany({ where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] }, data: { lastUsedAt: now } });
+    await this.prisma.apiKey.updateMany({
+      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
+      data: { lastUsedAt: now },
+    });
   }
 }

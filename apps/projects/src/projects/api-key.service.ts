@@ -42,12 +42,16 @@ export class ApiKeyService {
     const now = new Date();
     const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
     if (expiresAt && expiresAt <= now) {
-      throw DomainError.invalid('expiresAt must be in the future', [{ loc: ['body', 'expiresAt'], msg: 'must be in the future', type: 'value_error' }]);
+      throw DomainError.invalid('expiresAt must be in the future', [
+        { loc: ['body', 'expiresAt'], msg: 'must be in the future', type: 'value_error' },
+      ]);
     }
     let projectId: string | null = null;
     if (body.projectId !== undefined) {
       const ref = body.projectId;
-      const project = isUuid(ref) ? await this.projects.findById(principal.tenant, ref.toLowerCase()) : await this.projects.findByName(principal.tenant, ref);
+      const project = isUuid(ref)
+        ? await this.projects.findById(principal.tenant, ref.toLowerCase())
+        : await this.projects.findByName(principal.tenant, ref);
       if (!project) throw DomainError.notFound(`project ${ref} not found`);
       projectId = project.id;
     }
@@ -83,7 +87,8 @@ export class ApiKeyService {
   }
 
   async delete({ principal, id }: ApiKeyIdCommand): Promise<MessageResponse> {
-    if (!(await this.keys.delete(principal.tenant, id.toLowerCase()))) throw DomainError.notFound(`token ${id} not found`);
+    if (!(await this.keys.delete(principal.tenant, id.toLowerCase())))
+      throw DomainError.notFound(`token ${id} not found`);
     await this.revoked(principal.tenant, [id.toLowerCase()]);
     return { message: `Token ${id} deleted` };
   }

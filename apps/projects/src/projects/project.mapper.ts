@@ -11,7 +11,12 @@ export interface ConfigRevision {
 }
 
 export function currentRevision(p: Project): ConfigRevision {
-  return { id: p.configId, revision: p.revision, validFrom: p.configValidFrom, config: p.config as unknown as StoredProjectConfig };
+  return {
+    id: p.configId,
+    revision: p.revision,
+    validFrom: p.configValidFrom,
+    config: p.config as unknown as StoredProjectConfig,
+  };
 }
 
 /**

@@ -45,10 +45,25 @@ export class ProjectRepository {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const project = await tx.project.create({
-          data: { ...p, config: json(p.config), revision: 1, configId: revisionId, configValidFrom: p.createdAt, updatedAt: p.createdAt },
+          data: {
+            ...p,
+            config: json(p.config),
+            revision: 1,
+            configId: revisionId,
+            configValidFrom: p.createdAt,
+            updatedAt: p.createdAt,
+          },
         });
         await tx.projectConfigRevision.create({
-          data: { id: revisionId, projectId: p.id, tenant: p.tenant, revision: 1, config: json(p.config), validFrom: p.createdAt, createdBy: p.createdBy },
+          data: {
+            id: revisionId,
+            projectId: p.id,
+            tenant: p.tenant,
+            revision: 1,
+            config: json(p.config),
+            validFrom: p.createdAt,
+            createdBy: p.createdBy,
+          },
         });
         return project;
       });
@@ -67,7 +82,11 @@ export class ProjectRepository {
 
   page(tenant: string, cursor: Cursor | undefined, limit: number): Promise<Project[]> {
     const w = pageWindow(cursor);
-    return this.prisma.project.findMany({ where: { AND: [{ tenant }, w.where] }, orderBy: w.orderBy as Prisma.ProjectOrderByWithRelationInput[], take: limit + 1 });
+    return this.prisma.project.findMany({
+      where: { AND: [{ tenant }, w.where] },
+      orderBy: w.orderBy as Prisma.ProjectOrderByWithRelationInput[],
+      take: limit + 1,
+    });
   }
 
   /** The newest revision in force at `at` (at most one row). */
@@ -84,10 +103,17 @@ export class ProjectRepository {
    * is lost) and may throw to refuse. A new config becomes the next revision, in force from now.
    * Null when the tenant has no such project.
    */
-  async change(tenant: string, id: string, actor: string, decide: (current: Project) => ProjectChange): Promise<Project | null> {
+  async change(
+    tenant: string,
+    id: string,
+    actor: string,
+    decide: (current: Project) => ProjectChange,
+  ): Promise<Project | null> {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM projects.projects WHERE id = ${id}::uuid AND tenant = ${tenant} FOR UPDATE`;
+        const locked = await tx.$queryRaw<
+          { id: string }[]
+        >`SELECT id FROM projects.projects WHERE id = ${id}::uuid AND tenant = ${tenant} FOR UPDATE`;
         if (locked.length === 0) return null;
         const current = await tx.project.findUniqueOrThrow({ where: { id } });
         const change = decide(current);
@@ -97,8 +123,24 @@ export class ProjectRepository {
           const validFrom = nextValidFrom(now, current.configValidFrom);
           const revision = current.revision + 1;
           const configId = randomUUID();
-          await tx.projectConfigRevision.create({ data: { id: configId, projectId: id, tenant, revision, config: json(change.config), validFrom, createdBy: actor } });
-          Object.assign(data, { revision, configId, config: json(change.config), configValidFrom: validFrom, updatedAt: validFrom });
+          await tx.projectConfigRevision.create({
+            data: {
+              id: configId,
+              projectId: id,
+              tenant,
+              revision,
+              config: json(change.config),
+              validFrom,
+              createdBy: actor,
+            },
+          });
+          Object.assign(data, {
+            revision,
+            configId,
+            config: json(change.config),
+            configValidFrom: validFrom,
+            updatedAt: validFrom,
+          });
         }
         return tx.project.update({ where: { id }, data });
       });

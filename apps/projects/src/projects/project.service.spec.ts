@@ -16,16 +16,35 @@ import type { NewProject, ProjectChange, ProjectRepository } from './project.rep
  */
 
 /** Projects and their config revisions in memory, with the repository's semantics. */
-class FakeProjectRepository implements Pick<ProjectRepository, 'create' | 'findById' | 'findByName' | 'revisionsUpTo' | 'change' | 'delete'> {
+class FakeProjectRepository implements Pick<
+  ProjectRepository,
+  'create' | 'findById' | 'findByName' | 'revisionsUpTo' | 'change' | 'delete'
+> {
   readonly projects = new Map<string, Project>();
   readonly revisions: ProjectConfigRevision[] = [];
 
   async create(p: NewProject): Promise<Project> {
-    if (await this.findByName(p.tenant, p.name)) throw DomainError.alreadyExists(`a project named ${p.name} already exists`);
+    if (await this.findByName(p.tenant, p.name))
+      throw DomainError.alreadyExists(`a project named ${p.name} already exists`);
     const configId = randomUUID();
-    const row: Project = { ...p, config: p.config as never, revision: 1, configId, configValidFrom: p.createdAt, updatedAt: p.createdAt };
+    const row: Project = {
+      ...p,
+      config: p.config as never,
+      revision: 1,
+      configId,
+      configValidFrom: p.createdAt,
+      updatedAt: p.createdAt,
+    };
     this.projects.set(p.id, row);
-    this.revisions.push({ id: configId, projectId: p.id, tenant: p.tenant, revision: 1, config: p.config as never, validFrom: p.createdAt, createdBy: p.createdBy });
+    this.revisions.push({
+      id: configId,
+      projectId: p.id,
+      tenant: p.tenant,
+      revision: 1,
+      config: p.config as never,
+      validFrom: p.createdAt,
+      createdBy: p.createdBy,
+    });
     return { ...row };
   }
 
@@ -45,7 +64,12 @@ class FakeProjectRepository implements Pick<ProjectRepository, 'create' | 'findB
     return upTo.slice(0, 1);
   }
 
-  async change(tenant: string, id: string, actor: string, decide: (current: Project) => ProjectChange): Promise<Project | null> {
+  async change(
+    tenant: string,
+    id: string,
+    actor: string,
+    decide: (current: Project) => ProjectChange,
+  ): Promise<Project | null> {
     const current = this.projects.get(id);
     if (!current || current.tenant !== tenant) return null;
     const change = decide({ ...current });
@@ -54,7 +78,15 @@ class FakeProjectRepository implements Pick<ProjectRepository, 'create' | 'findB
     if (change.config) {
       const configId = randomUUID();
       Object.assign(next, { revision: current.revision + 1, configId, config: change.config, configValidFrom: now });
-      this.revisions.push({ id: configId, projectId: id, tenant, revision: next.revision, config: change.config as never, validFrom: now, createdBy: actor });
+      this.revisions.push({
+        id: configId,
+        projectId: id,
+        tenant,
+        revision: next.revision,
+        config: change.config as never,
+        validFrom: now,
+        createdBy: actor,
+      });
     }
     this.projects.set(id, next);
     return { ...next };
@@ -87,7 +119,9 @@ function build() {
     new EmptyScannerRepository() as unknown as ScannerRepository,
     new ProjectsEventPublisher(stream.asPublisher()),
     { projectDeleted: async () => undefined } as unknown as ApiKeyService,
-    { countByProject: async (_tenant: string, ids: string[]) => new Map(ids.map((id) => [id, 0])) } as unknown as ApiKeyRepository,
+    {
+      countByProject: async (_tenant: string, ids: string[]) => new Map(ids.map((id) => [id, 0])),
+    } as unknown as ApiKeyRepository,
     silentLogger(),
   );
   return { service, projects, stream };
@@ -104,10 +138,19 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
   it('creates a draft project with its first revision and publishes created', async () => {
     const p = principal('member');
     const { project } = await s.service.create({ principal: p, body: { name: 'support-bot' } });
-    expect(project).toMatchObject({ name: 'support-bot', type: 'app', deploymentStatus: 'draft', createdBy: p.sub, config: { revision: 1 } });
+    expect(project).toMatchObject({
+      name: 'support-bot',
+      type: 'app',
+      deploymentStatus: 'draft',
+      createdBy: p.sub,
+      config: { revision: 1 },
+    });
     expect(s.projects.revisions).toHaveLength(1);
     expect(s.stream.published).toEqual([
-      expect.objectContaining({ subject: ProjectEvents.projectChanged, payload: expect.objectContaining({ id: project.id, tenant: p.tenant, change: 'created', revision: 1 }) }),
+      expect.objectContaining({
+        subject: ProjectEvents.projectChanged,
+        payload: expect.objectContaining({ id: project.id, tenant: p.tenant, change: 'created', revision: 1 }),
+      }),
     ]);
   });
 
@@ -115,8 +158,12 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
   it('refuses a taken name and a UUID as a name, publishing nothing', async () => {
     const p = principal('member');
     await s.service.create({ principal: p, body: { name: 'taken' } });
-    await expect(s.service.create({ principal: p, body: { name: 'taken' } })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
-    await expect(s.service.create({ principal: p, body: { name: randomUUID() } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(s.service.create({ principal: p, body: { name: 'taken' } })).rejects.toMatchObject({
+      code: 'ALREADY_EXISTS',
+    });
+    await expect(s.service.create({ principal: p, body: { name: randomUUID() } })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     expect(s.projects.projects.size).toBe(1);
     expect(s.stream.published).toHaveLength(1);
   });
@@ -126,12 +173,28 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
     const { project } = await s.service.create({ principal: p, body: { name: 'rev' } });
     const renamed = await s.service.update({ principal: p, id: project.id, body: { name: 'rev-2' } });
     expect(renamed.project).toMatchObject({ name: 'rev-2', config: { revision: 1 } });
-    const withProvider = await s.service.attachProvider({ principal: p, id: project.id, entry: { id: PROVIDER, name: 'claude' } });
-    expect(withProvider.project.config).toMatchObject({ revision: 2, providers: [expect.objectContaining({ id: PROVIDER, name: 'claude', enabled: true })] });
+    const withProvider = await s.service.attachProvider({
+      principal: p,
+      id: project.id,
+      entry: { id: PROVIDER, name: 'claude' },
+    });
+    expect(withProvider.project.config).toMatchObject({
+      revision: 2,
+      providers: [expect.objectContaining({ id: PROVIDER, name: 'claude', enabled: true })],
+    });
     // The same provider list again changes nothing: no revision.
-    await s.service.update({ principal: p, id: project.id, body: { config: { providers: [{ id: PROVIDER, name: 'claude' }] } } });
+    await s.service.update({
+      principal: p,
+      id: project.id,
+      body: { config: { providers: [{ id: PROVIDER, name: 'claude' }] } },
+    });
     expect(s.projects.revisions.filter((r) => r.projectId === project.id)).toHaveLength(2);
-    expect(s.stream.published.map((e) => (e.payload as { change: string }).change)).toEqual(['created', 'updated', 'config-changed', 'updated']);
+    expect(s.stream.published.map((e) => (e.payload as { change: string }).change)).toEqual([
+      'created',
+      'updated',
+      'config-changed',
+      'updated',
+    ]);
   });
 
   it('reads the config in force at a past instant', async () => {
@@ -143,7 +206,13 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
     expect((then.project.config as unknown as StoredProjectConfig).providers).toEqual([]);
     const now = await s.service.get({ principal: p, project: project.id });
     expect(now.project.config.revision).toBe(2);
-    await expect(s.service.get({ principal: p, project: project.id, configAt: new Date(created.getTime() - 60_000).toISOString() })).rejects.toMatchObject({
+    await expect(
+      s.service.get({
+        principal: p,
+        project: project.id,
+        configAt: new Date(created.getTime() - 60_000).toISOString(),
+      }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
@@ -151,7 +220,9 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
   it('refuses a guardrail whose scanner the tenant cannot see, changing nothing', async () => {
     const p = principal('member');
     const { project } = await s.service.create({ principal: p, body: { name: 'guarded' } });
-    await expect(s.service.attachGuardrail({ principal: p, id: project.id, list: 'scanners', entry: { id: randomUUID() } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      s.service.attachGuardrail({ principal: p, id: project.id, list: 'scanners', entry: { id: randomUUID() } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(s.projects.revisions).toHaveLength(1);
   });
 
@@ -159,7 +230,9 @@ describe('ProjectService (service tier: in-memory repositories and stream)', () 
     const { project } = await s.service.create({ principal: principal('member'), body: { name: 'mine' } });
     const other = principal('admin');
     await expect(s.service.get({ principal: other, project: project.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(s.service.update({ principal: other, id: project.id, body: { name: 'stolen' } })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      s.service.update({ principal: other, id: project.id, body: { name: 'stolen' } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(s.service.delete({ principal: other, id: project.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(s.projects.projects.get(project.id)!.name).toBe('mine');
   });

@@ -100,22 +100,40 @@ export class ProjectService {
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.projects.page(principal.tenant, c, size), size, c);
-    const counts = await this.keyRows.countByProject(principal.tenant, page.items.map((p) => p.id));
-    return { projects: page.items.map((p) => projectView(p, currentRevision(p), counts.get(p.id) ?? 0)), next: page.next, prev: page.prev };
+    const counts = await this.keyRows.countByProject(
+      principal.tenant,
+      page.items.map((p) => p.id),
+    );
+    return {
+      projects: page.items.map((p) => projectView(p, currentRevision(p), counts.get(p.id) ?? 0)),
+      next: page.next,
+      prev: page.prev,
+    };
   }
 
   /** By id or name (`default` is made on first use); with `configAt`, the config in force then. */
   async get({ principal, project: ref, configAt }: GetProjectCommand): Promise<{ project: ProjectView }> {
     const at = configAt === undefined ? undefined : parseConfigAt(configAt);
     const project = await this.resolve(principal.tenant, ref);
-    if (principal.project !== undefined && principal.project.toLowerCase() !== project.id && principal.project !== project.name) {
-      throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}: it may only read that project`);
+    if (
+      principal.project !== undefined &&
+      principal.project.toLowerCase() !== project.id &&
+      principal.project !== project.name
+    ) {
+      throw DomainError.permissionDenied(
+        `this token is scoped to project ${principal.project}: it may only read that project`,
+      );
     }
     const tokens = await this.tokenCount(principal.tenant, project.id);
     if (!at) return { project: projectView(project, currentRevision(project), tokens) };
     const revision = revisionAt(await this.projects.revisionsUpTo(project.id, at), at);
-    if (!revision) throw DomainError.notFound(`project ${project.name} did not exist at ${at.toISOString()}; it was created at ${project.createdAt.toISOString()}`);
-    return { project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }, tokens) };
+    if (!revision)
+      throw DomainError.notFound(
+        `project ${project.name} did not exist at ${at.toISOString()}; it was created at ${project.createdAt.toISOString()}`,
+      );
+    return {
+      project: projectView(project, { ...revision, config: revision.config as unknown as StoredProjectConfig }, tokens),
+    };
   }
 
   async update({ principal, id, body }: UpdateProjectCommand): Promise<{ project: ProjectView }> {
@@ -142,18 +160,33 @@ export class ProjectService {
     return this.change(principal, id, (config) => ({ config: withEntry(config, list, built) }));
   }
 
-  async updateGuardrail({ principal, id, list, entryId, changes }: UpdateGuardrailCommand): Promise<{ project: ProjectView }> {
+  async updateGuardrail({
+    principal,
+    id,
+    list,
+    entryId,
+    changes,
+  }: UpdateGuardrailCommand): Promise<{ project: ProjectView }> {
     const target = await this.target(principal.tenant, entryId);
     return this.change(principal, id, (config) => ({
-      config: withChangedEntry(config, list, entryId, (e: StoredGuardrailEntry) => changeGuardrailEntry(e, changes, target, ['body'])),
+      config: withChangedEntry(config, list, entryId, (e: StoredGuardrailEntry) =>
+        changeGuardrailEntry(e, changes, target, ['body']),
+      ),
     }));
   }
 
   async attachProvider({ principal, id, entry }: AttachProviderCommand): Promise<{ project: ProjectView }> {
-    return this.change(principal, id, (config) => ({ config: withEntry(config, 'providers', buildProviderEntry(entry)) }));
+    return this.change(principal, id, (config) => ({
+      config: withEntry(config, 'providers', buildProviderEntry(entry)),
+    }));
   }
 
-  async updateProvider({ principal, id, entryId, changes }: UpdateProviderEntryCommand): Promise<{ project: ProjectView }> {
+  async updateProvider({
+    principal,
+    id,
+    entryId,
+    changes,
+  }: UpdateProviderEntryCommand): Promise<{ project: ProjectView }> {
     return this.change(principal, id, (config) => ({
       config: withChangedEntry(config, 'providers', entryId, (e: ProviderEntry) => changeProviderEntry(e, changes)),
     }));
@@ -168,14 +201,26 @@ export class ProjectService {
    * Attach by id, as the real API does it: the entry starts disabled (it does nothing until a PATCH
    * enables it) unless the body's settings enable it.
    */
-  async attachById({ principal, id, list, entryId, guardrail, provider }: AttachByIdCommand): Promise<{ project: ProjectView }> {
+  async attachById({
+    principal,
+    id,
+    list,
+    entryId,
+    guardrail,
+    provider,
+  }: AttachByIdCommand): Promise<{ project: ProjectView }> {
     const projectId = await this.idOf(principal.tenant, id);
     if (list === 'providers') {
       const entry = buildProviderEntry({ ...provider, id: entryId, enabled: provider?.enabled ?? false });
       return this.change(principal, projectId, (config) => ({ config: withEntry(config, 'providers', entry) }));
     }
     const target = await this.target(principal.tenant, entryId);
-    const built = buildGuardrailEntry({ ...guardrail, id: entryId, enabled: guardrail?.enabled ?? false }, target, list, ['path']);
+    const built = buildGuardrailEntry(
+      { ...guardrail, id: entryId, enabled: guardrail?.enabled ?? false },
+      target,
+      list,
+      ['path'],
+    );
     return this.change(principal, projectId, (config) => ({ config: withEntry(config, list, built) }));
   }
 
@@ -189,16 +234,26 @@ export class ProjectService {
     const project = await this.resolve(tenant, ref);
     const config = project.config as unknown as StoredProjectConfig;
     const ids = guardrailIdsOf(config);
-    const [scanners, versions] = await Promise.all([this.scanners.findVisibleMany(tenant, ids), this.scanners.versionsOf(ids)]);
+    const [scanners, versions] = await Promise.all([
+      this.scanners.findVisibleMany(tenant, ids),
+      this.scanners.versionsOf(ids),
+    ]);
     const byId = new Map(scanners.map((s) => [s.id, s]));
     const resolve = (entries: StoredGuardrailEntry[]): RuntimeGuardrail[] =>
       entries.flatMap(({ versionId, ...entry }) => {
         const scanner = byId.get(entry.id);
         if (!scanner?.latestVersionId) {
-          this.logger.warn({ projectId: project.id, scannerId: entry.id }, 'project names a scanner that is gone; skipped');
+          this.logger.warn(
+            { projectId: project.id, scannerId: entry.id },
+            'project names a scanner that is gone; skipped',
+          );
           return [];
         }
-        const v = resolveRuntimeVersion(versions.filter((x) => x.scannerId === entry.id), scanner.latestVersionId, versionId);
+        const v = resolveRuntimeVersion(
+          versions.filter((x) => x.scannerId === entry.id),
+          scanner.latestVersionId,
+          versionId,
+        );
         return [
           {
             ...entry,
@@ -206,13 +261,24 @@ export class ProjectService {
             type: scanner.type,
             kind: scanner.kind,
             builtIn: scanner.builtIn,
-            resolvedVersion: { id: v.id, name: v.name, published: v.published, direction: v.direction as ScannerDirection, config: v.config as Record<string, unknown> },
+            resolvedVersion: {
+              id: v.id,
+              name: v.name,
+              published: v.published,
+              direction: v.direction as ScannerDirection,
+              config: v.config as Record<string, unknown>,
+            },
           },
         ];
       });
     return {
       tenant,
-      project: { id: project.id, name: project.name, deploymentStatus: project.deploymentStatus, enforcing: project.deploymentStatus === 'live' },
+      project: {
+        id: project.id,
+        name: project.name,
+        deploymentStatus: project.deploymentStatus,
+        enforcing: project.deploymentStatus === 'live',
+      },
       configId: project.configId,
       revision: project.revision,
       packages: resolve(config.packages),
@@ -226,7 +292,11 @@ export class ProjectService {
    * One change of a project under its row lock: `decide` sees the current config. A config equal to
    * the current one makes no revision.
    */
-  private async change(principal: Principal, id: string, decide: (config: StoredProjectConfig) => ProjectChange): Promise<{ project: ProjectView }> {
+  private async change(
+    principal: Principal,
+    id: string,
+    decide: (config: StoredProjectConfig) => ProjectChange,
+  ): Promise<{ project: ProjectView }> {
     let configChanged = false;
     const project = await this.projects.change(principal.tenant, id, principal.sub, (current) => {
       const config = current.config as unknown as StoredProjectConfig;
@@ -237,7 +307,9 @@ export class ProjectService {
     });
     if (!project) throw projectNotFound(id);
     await this.events.projectChanged(project, configChanged ? 'config-changed' : 'updated');
-    return { project: projectView(project, currentRevision(project), await this.tokenCount(principal.tenant, project.id)) };
+    return {
+      project: projectView(project, currentRevision(project), await this.tokenCount(principal.tenant, project.id)),
+    };
   }
 
   private async tokenCount(tenant: string, projectId: string): Promise<number> {
@@ -251,7 +323,9 @@ export class ProjectService {
 
   private async resolve(tenant: string, ref: string): Promise<Project> {
     if (ref === DEFAULT_PROJECT_NAME) return this.ensureDefault(tenant);
-    const project = isUuid(ref) ? await this.projects.findById(tenant, ref) : await this.projects.findByName(tenant, ref);
+    const project = isUuid(ref)
+      ? await this.projects.findById(tenant, ref)
+      : await this.projects.findByName(tenant, ref);
     if (!project) throw projectNotFound(ref);
     return project;
   }
@@ -288,8 +362,13 @@ export class ProjectService {
     for (const list of ['packages', 'scanners'] as const satisfies readonly GuardrailList[]) {
       const entries: GuardrailEntryInput[] | undefined = input[list];
       if (!entries) continue;
-      const targets = await this.targets(tenant, entries.map((e) => e.id));
-      lists[list] = entries.map((e, i) => buildGuardrailEntry(e, targets.get(e.id.toLowerCase())!, list, [...loc, list, String(i)]));
+      const targets = await this.targets(
+        tenant,
+        entries.map((e) => e.id),
+      );
+      lists[list] = entries.map((e, i) =>
+        buildGuardrailEntry(e, targets.get(e.id.toLowerCase())!, list, [...loc, list, String(i)]),
+      );
     }
     if (input.providers) lists.providers = input.providers.map(buildProviderEntry);
     if (input.guard) lists.guard = { ...input.guard };
@@ -311,7 +390,13 @@ export class ProjectService {
     return new Map(
       scanners.map((s) => [
         s.id,
-        { id: s.id, name: s.name, kind: s.kind, latestVersionId: s.latestVersionId ?? '', versions: versions.filter((v) => v.scannerId === s.id) },
+        {
+          id: s.id,
+          name: s.name,
+          kind: s.kind,
+          latestVersionId: s.latestVersionId ?? '',
+          versions: versions.filter((v) => v.scannerId === s.id),
+        },
       ]),
     );
   }

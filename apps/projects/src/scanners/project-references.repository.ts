@@ -17,7 +17,11 @@ export class ProjectReferencesRepository {
   }
 
   async namesOf(ids: string[]): Promise<string[]> {
-    const rows = await this.prisma.project.findMany({ where: { id: { in: ids } }, select: { name: true }, orderBy: { name: 'asc' } });
+    const rows = await this.prisma.project.findMany({
+      where: { id: { in: ids } },
+      select: { name: true },
+      orderBy: { name: 'asc' },
+    });
     return rows.map((r) => r.name);
   }
 }

@@ -1,4 +1,12 @@
-import type { DatasetRunView, PackageView, ScannerDirection, ScannerKind, ScannerVersionMeta, ScannerVersionView, ScannerView } from '@bastion/contracts';
+import type {
+  DatasetRunView,
+  PackageView,
+  ScannerDirection,
+  ScannerKind,
+  ScannerVersionMeta,
+  ScannerVersionView,
+  ScannerView,
+} from '@bastion/contracts';
 import { packageDetectors } from '../domain/built-in-catalog';
 import type { DatasetRun, Scanner, ScannerVersion } from '../generated/prisma/client';
 
@@ -64,7 +72,12 @@ export function datasetRunView(r: DatasetRun, versionName: string): DatasetRunVi
     precision: r.precision,
     recall: r.recall,
     f1Score: r.f1Score,
-    confusionMatrix: { truePositive: r.truePositive, falsePositive: r.falsePositive, trueNegative: r.trueNegative, falseNegative: r.falseNegative },
+    confusionMatrix: {
+      truePositive: r.truePositive,
+      falsePositive: r.falsePositive,
+      trueNegative: r.trueNegative,
+      falseNegative: r.falseNegative,
+    },
     durationMs: r.durationMs,
     createdBy: r.createdBy,
     createdAt: r.createdAt.toISOString(),

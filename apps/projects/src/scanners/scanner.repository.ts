@@ -58,13 +58,19 @@ export class ScannerRepository {
   }
 
   nameTaken(tenant: string, name: string, exceptId?: string): Promise<boolean> {
-    return this.prisma.scanner.count({ where: { tenant, name, ...(exceptId ? { NOT: { id: exceptId } } : {}) } }).then((n) => n > 0);
+    return this.prisma.scanner
+      .count({ where: { tenant, name, ...(exceptId ? { NOT: { id: exceptId } } : {}) } })
+      .then((n) => n > 0);
   }
 
   /** `limit + 1` rows of one kind the tenant reads, in page order after `cursor`. */
   page(tenant: string, kind: ScannerKind, cursor: Cursor | undefined, limit: number): Promise<Scanner[]> {
     const w = pageWindow(cursor);
-    return this.prisma.scanner.findMany({ where: { AND: [{ kind, ...visible(tenant) }, w.where] }, orderBy: w.orderBy as Prisma.ScannerOrderByWithRelationInput[], take: limit + 1 });
+    return this.prisma.scanner.findMany({
+      where: { AND: [{ kind, ...visible(tenant) }, w.where] },
+      orderBy: w.orderBy as Prisma.ScannerOrderByWithRelationInput[],
+      take: limit + 1,
+    });
   }
 
   versionsByIds(ids: string[]): Promise<ScannerVersion[]> {
@@ -73,7 +79,10 @@ export class ScannerRepository {
 
   /** Every version of the scanners, oldest first (a scanner has few). */
   versionsOf(scannerIds: string[]): Promise<ScannerVersion[]> {
-    return this.prisma.scannerVersion.findMany({ where: { scannerId: { in: scannerIds } }, orderBy: { number: 'asc' } });
+    return this.prisma.scannerVersion.findMany({
+      where: { scannerId: { in: scannerIds } },
+      orderBy: { number: 'asc' },
+    });
   }
 
   versionPage(scannerId: string, cursor: Cursor | undefined, limit: number): Promise<ScannerVersion[]> {
@@ -99,7 +108,9 @@ export class ScannerRepository {
     try {
       return await this.prisma.$transaction(async (tx) => {
         await tx.scanner.create({ data: { ...scanner, kind: 'scanner', versionCount: 1, updatedAt: s.createdAt } });
-        const version = await tx.scannerVersion.create({ data: { ...v, config: v.config as Prisma.InputJsonValue, scannerId: s.id, number: 1 } });
+        const version = await tx.scannerVersion.create({
+          data: { ...v, config: v.config as Prisma.InputJsonValue, scannerId: s.id, number: 1 },
+        });
         const created = await tx.scanner.update({ where: { id: s.id }, data: { latestVersionId: version.id } });
         return { scanner: created, version };
       });
@@ -139,11 +150,18 @@ export class ScannerRepository {
   }
 
   /** Sets a version's description, publication, and (push) makes it the latest. */
-  async updateVersion(version: ScannerVersion, change: { published?: boolean; description?: string; push?: boolean }, at: Date): Promise<{ scanner: Scanner; version: ScannerVersion }> {
+  async updateVersion(
+    version: ScannerVersion,
+    change: { published?: boolean; description?: string; push?: boolean },
+    at: Date,
+  ): Promise<{ scanner: Scanner; version: ScannerVersion }> {
     return this.prisma.$transaction(async (tx) => {
       const { push, ...fields } = change;
       const updated = await tx.scannerVersion.update({ where: { id: version.id }, data: fields });
-      const scanner = await tx.scanner.update({ where: { id: version.scannerId }, data: { updatedAt: at, ...(push ? { latestVersionId: version.id } : {}) } });
+      const scanner = await tx.scanner.update({
+        where: { id: version.scannerId },
+        data: { updatedAt: at, ...(push ? { latestVersionId: version.id } : {}) },
+      });
       return { scanner, version: updated };
     });
   }
@@ -166,17 +184,48 @@ export class ScannerRepository {
 
   /** Creates the built-ins that are missing; a built-in already there is left as it is. */
   async seedBuiltIns(catalog: BuiltInScanner[], author: string, at: Date): Promise<number> {
-    const existing = new Set((await this.prisma.scanner.findMany({ where: { builtIn: true }, select: { id: true } })).map((s) => s.id));
+    const existing = new Set(
+      (await this.prisma.scanner.findMany({ where: { builtIn: true }, select: { id: true } })).map((s) => s.id),
+    );
     let created = 0;
     for (const b of catalog.filter((c) => !existing.has(c.id))) {
       const versionId = b.versionId;
       await this.prisma.$transaction([
         this.prisma.scanner.createMany({
-          data: [{ id: b.id, tenant: null, builtIn: true, kind: b.kind, name: b.name, type: b.type, description: b.description, tags: b.tags, latestVersionId: versionId, versionCount: 1, createdBy: author, createdAt: at, updatedAt: at }],
+          data: [
+            {
+              id: b.id,
+              tenant: null,
+              builtIn: true,
+              kind: b.kind,
+              name: b.name,
+              type: b.type,
+              description: b.description,
+              tags: b.tags,
+              latestVersionId: versionId,
+              versionCount: 1,
+              createdBy: author,
+              createdAt: at,
+              updatedAt: at,
+            },
+          ],
           skipDuplicates: true,
         }),
         this.prisma.scannerVersion.createMany({
-          data: [{ id: versionId, scannerId: b.id, number: 1, name: 'v_1', description: b.description, config: b.config as Prisma.InputJsonValue, direction: b.direction, published: true, createdBy: author, createdAt: at }],
+          data: [
+            {
+              id: versionId,
+              scannerId: b.id,
+              number: 1,
+              name: 'v_1',
+              description: b.description,
+              config: b.config as Prisma.InputJsonValue,
+              direction: b.direction,
+              published: true,
+              createdBy: author,
+              createdAt: at,
+            },
+          ],
           skipDuplicates: true,
         }),
       ]);

@@ -83,19 +83,29 @@ export class ScannerService implements OnApplicationBootstrap {
 
   async list({ principal, limit, cursor }: ListScannersCommand): Promise<Page<'scanners', ScannerView>> {
     const page = await this.page(principal, 'scanner', limit, cursor);
-    return { scanners: page.items.map(({ scanner, latest }) => scannerView(scanner, latest, page.runs)), next: page.next, prev: page.prev };
+    return {
+      scanners: page.items.map(({ scanner, latest }) => scannerView(scanner, latest, page.runs)),
+      next: page.next,
+      prev: page.prev,
+    };
   }
 
   async listPackages({ principal, limit, cursor }: ListPackagesCommand): Promise<Page<'packages', PackageView>> {
     const page = await this.page(principal, 'package', limit, cursor);
-    return { packages: page.items.map(({ scanner, latest }) => packageView(scanner, latest, page.runs)), next: page.next, prev: page.prev };
+    return {
+      packages: page.items.map(({ scanner, latest }) => packageView(scanner, latest, page.runs)),
+      next: page.next,
+      prev: page.prev,
+    };
   }
 
   async get({ principal, scannerId }: ScannerRefCommand): Promise<{ scanner: ScannerView }> {
     const scanner = await this.visible(principal, scannerId);
     const [latest] = await this.scanners.versionsByIds([scanner.latestVersionId ?? '']);
     const runs = await this.scanners.latestRuns(principal.tenant, [latest.id]);
-    return { scanner: scanner.kind === 'package' ? packageView(scanner, latest, runs) : scannerView(scanner, latest, runs) };
+    return {
+      scanner: scanner.kind === 'package' ? packageView(scanner, latest, runs) : scannerView(scanner, latest, runs),
+    };
   }
 
   /** The spec's "Update guardrail". */
@@ -106,7 +116,11 @@ export class ScannerService implements OnApplicationBootstrap {
     if (body.config) {
       checkConfig(body.config, ['body', 'config']);
       if (body.config.type !== scanner.type) {
-        problems.push({ loc: ['body', 'config', 'type'], msg: `a ${scanner.type} scanner stays one; create another scanner for ${String(body.config.type)}`, type: 'value_error' });
+        problems.push({
+          loc: ['body', 'config', 'type'],
+          msg: `a ${scanner.type} scanner stays one; create another scanner for ${String(body.config.type)}`,
+          type: 'value_error',
+        });
       }
     }
     const configChanged = !!body.config && !sameJson(body.config, latest.config);
@@ -114,19 +128,43 @@ export class ScannerService implements OnApplicationBootstrap {
     const makesVersion = configChanged || directionChanged;
     const push = makesVersion && (body.version?.push ?? false);
     if (!makesVersion && body.version?.name !== undefined) {
-      problems.push({ loc: ['body', 'version', 'name'], msg: 'only a new version takes a name, and this update makes none (config and direction are unchanged)', type: 'value_error' });
+      problems.push({
+        loc: ['body', 'version', 'name'],
+        msg: 'only a new version takes a name, and this update makes none (config and direction are unchanged)',
+        type: 'value_error',
+      });
     }
     // `published` is the latest version's (after the update); `version.published` the new version's,
     // or the latest's when there is no new one. Naming one version both ways differently is a mistake.
-    const newPublished = makesVersion ? (body.version?.published ?? (push ? body.published : undefined) ?? false) : undefined;
+    const newPublished = makesVersion
+      ? (body.version?.published ?? (push ? body.published : undefined) ?? false)
+      : undefined;
     const latestPublished = push ? undefined : (body.published ?? (makesVersion ? undefined : body.version?.published));
     const sameTarget = push || !makesVersion;
-    if (sameTarget && body.published !== undefined && body.version?.published !== undefined && body.published !== body.version.published) {
-      problems.push({ loc: ['body', 'published'], msg: 'published and version.published name the same version here and disagree', type: 'value_error' });
+    if (
+      sameTarget &&
+      body.published !== undefined &&
+      body.version?.published !== undefined &&
+      body.published !== body.version.published
+    ) {
+      problems.push({
+        loc: ['body', 'published'],
+        msg: 'published and version.published name the same version here and disagree',
+        type: 'value_error',
+      });
     }
     if (problems.length) throw DomainError.invalid(problems.map((p) => p.msg).join('; '), problems);
-    if (body.name !== undefined && body.name !== scanner.name && (await this.scanners.nameTaken(principal.tenant, body.name, scanner.id))) throw nameTaken(body.name);
-    if (makesVersion && body.version?.name !== undefined && (await this.scanners.versionNameTaken(scanner.id, body.version.name))) {
+    if (
+      body.name !== undefined &&
+      body.name !== scanner.name &&
+      (await this.scanners.nameTaken(principal.tenant, body.name, scanner.id))
+    )
+      throw nameTaken(body.name);
+    if (
+      makesVersion &&
+      body.version?.name !== undefined &&
+      (await this.scanners.versionNameTaken(scanner.id, body.version.name))
+    ) {
       throw DomainError.alreadyExists(`${scanner.name} already has a version named ${body.version.name}`);
     }
 
@@ -152,7 +190,12 @@ export class ScannerService implements OnApplicationBootstrap {
     const shown = result.created ?? result.latest;
     const runs = await this.scanners.latestRuns(principal.tenant, [shown.id]);
     const projectIds = await this.projects.idsReferencing(principal.tenant, scanner.id);
-    await this.events.scannerChanged(result.scanner, result.created ? 'version-created' : 'updated', projectIds, result.created?.id ?? null);
+    await this.events.scannerChanged(
+      result.scanner,
+      result.created ? 'version-created' : 'updated',
+      projectIds,
+      result.created?.id ?? null,
+    );
     return {
       message: updateMessage(result.created, push),
       versionMeta: versionMeta(shown, runs),
@@ -165,34 +208,57 @@ export class ScannerService implements OnApplicationBootstrap {
     const projectIds = await this.projects.idsReferencing(principal.tenant, scanner.id);
     if (projectIds.length > 0) {
       const names = await this.projects.namesOf(projectIds);
-      throw DomainError.failedPrecondition(`${scanner.name} is attached to project(s) ${names.join(', ')}: detach it first`);
+      throw DomainError.failedPrecondition(
+        `${scanner.name} is attached to project(s) ${names.join(', ')}: detach it first`,
+      );
     }
     const deleted = await this.scanners.delete(scanner.id);
     await this.events.scannerChanged(deleted, 'deleted', []);
     return { message: `Scanner ${scanner.name} deleted` };
   }
 
-  async listVersions({ principal, scannerId, limit, cursor }: ListScannerVersionsCommand): Promise<Page<'versions', ScannerVersionView>> {
+  async listVersions({
+    principal,
+    scannerId,
+    limit,
+    cursor,
+  }: ListScannerVersionsCommand): Promise<Page<'versions', ScannerVersionView>> {
     const scanner = await this.visible(principal, scannerId);
     const size = limit ?? DEFAULT_PAGE_SIZE;
     const c = cursor ? decodeCursor(cursor) : undefined;
     const page = paginate(await this.scanners.versionPage(scanner.id, c, size), size, c);
-    const runs = await this.scanners.latestRuns(principal.tenant, page.items.map((v) => v.id));
+    const runs = await this.scanners.latestRuns(
+      principal.tenant,
+      page.items.map((v) => v.id),
+    );
     return { versions: page.items.map((v) => versionView(v, scanner, runs)), next: page.next, prev: page.prev };
   }
 
-  async getVersion({ principal, scannerId, versionRef }: ScannerVersionRefCommand): Promise<{ version: ScannerVersionView }> {
+  async getVersion({
+    principal,
+    scannerId,
+    versionRef,
+  }: ScannerVersionRefCommand): Promise<{ version: ScannerVersionView }> {
     const { scanner, version } = await this.visibleVersion(principal, scannerId, versionRef);
     const runs = await this.scanners.latestRuns(principal.tenant, [version.id]);
     return { version: versionView(version, scanner, runs) };
   }
 
   /** Publish or unpublish a version, describe it, or make it the latest (`push`, also a rollback). */
-  async updateVersion({ principal, scannerId, versionRef, body }: UpdateScannerVersionCommand): Promise<ScannerUpdateResponse> {
+  async updateVersion({
+    principal,
+    scannerId,
+    versionRef,
+    body,
+  }: UpdateScannerVersionCommand): Promise<ScannerUpdateResponse> {
     const scanner = await this.ownScanner(principal, scannerId);
     const version = await this.versionOf(scanner, versionRef);
     const push = body.push === true && scanner.latestVersionId !== version.id;
-    const result = await this.scanners.updateVersion(version, { published: body.published, description: body.description, push }, new Date());
+    const result = await this.scanners.updateVersion(
+      version,
+      { published: body.published, description: body.description, push },
+      new Date(),
+    );
     const runs = await this.scanners.latestRuns(principal.tenant, [version.id]);
     const projectIds = await this.projects.idsReferencing(principal.tenant, scanner.id);
     await this.events.scannerChanged(result.scanner, 'version-updated', projectIds, version.id);
@@ -201,7 +267,10 @@ export class ScannerService implements OnApplicationBootstrap {
       push ? 'now the latest' : null,
       body.description === undefined ? null : 'described',
     ].filter(Boolean);
-    return { message: `Version ${version.name} ${what.length ? what.join(', ') : 'unchanged'}`, versionMeta: versionMeta(result.version, runs) };
+    return {
+      message: `Version ${version.name} ${what.length ? what.join(', ') : 'unchanged'}`,
+      versionMeta: versionMeta(result.version, runs),
+    };
   }
 
   /** A scanner (or package) the caller's tenant reads, else 404. */
@@ -211,7 +280,11 @@ export class ScannerService implements OnApplicationBootstrap {
     return scanner;
   }
 
-  async visibleVersion(principal: Principal, scannerId: string, ref: string): Promise<{ scanner: Scanner; version: ScannerVersion }> {
+  async visibleVersion(
+    principal: Principal,
+    scannerId: string,
+    ref: string,
+  ): Promise<{ scanner: Scanner; version: ScannerVersion }> {
     const scanner = await this.visible(principal, scannerId);
     return { scanner, version: await this.versionOf(scanner, ref) };
   }
@@ -225,7 +298,8 @@ export class ScannerService implements OnApplicationBootstrap {
   /** A scanner of the caller's tenant; built-ins are read-only for everyone. */
   private async ownScanner(principal: Principal, scannerId: string): Promise<Scanner> {
     const scanner = await this.visible(principal, scannerId);
-    if (scanner.builtIn) throw DomainError.permissionDenied(`${scanner.name} is built in: it cannot be changed or deleted`);
+    if (scanner.builtIn)
+      throw DomainError.permissionDenied(`${scanner.name} is built in: it cannot be changed or deleted`);
     return scanner;
   }
 
@@ -235,8 +309,14 @@ export class ScannerService implements OnApplicationBootstrap {
     const page = paginate(await this.scanners.page(principal.tenant, kind, c, size), size, c);
     const versions = await this.scanners.versionsByIds(page.items.map((s) => s.latestVersionId ?? ''));
     const byId = new Map(versions.map((v) => [v.id, v]));
-    const runs: LatestRuns = await this.scanners.latestRuns(principal.tenant, versions.map((v) => v.id));
-    const items = page.items.map((scanner) => ({ scanner, latest: byId.get(scanner.latestVersionId ?? '') as ScannerVersion }));
+    const runs: LatestRuns = await this.scanners.latestRuns(
+      principal.tenant,
+      versions.map((v) => v.id),
+    );
+    const items = page.items.map((scanner) => ({
+      scanner,
+      latest: byId.get(scanner.latestVersionId ?? '') as ScannerVersion,
+    }));
     return { items, runs, next: page.next, prev: page.prev };
   }
 }
@@ -246,7 +326,10 @@ function checkConfig(config: unknown, loc: string[]): void {
   const problems = validateScannerConfig(config);
   if (problems.length === 0) return;
   const details = problems.map((p) => ({ loc: [...loc, ...p.loc], msg: p.msg, type: p.type }));
-  throw DomainError.invalid(`invalid scanner config: ${details.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ')}`, details);
+  throw DomainError.invalid(
+    `invalid scanner config: ${details.map((d) => `${d.loc.slice(1).join('.')}: ${d.msg}`).join('; ')}`,
+    details,
+  );
 }
 
 /**

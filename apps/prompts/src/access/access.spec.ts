@@ -14,7 +14,7 @@ describe('prompt access rules', () => {
     expect(canSee(scoped, null)).toBe(false);
   });
 
-  it('confines a scoped principal\'s list to its project and refuses another', () => {
+  it("confines a scoped principal's list to its project and refuses another", () => {
     expect(projectScope(tenantWide, undefined)).toBeUndefined();
     expect(projectScope(tenantWide, 'p2')).toBe('p2');
     expect(projectScope(scoped, undefined)).toBe('p1');
@@ -23,7 +23,9 @@ describe('prompt access rules', () => {
   });
 
   it('ranks roles: a viewer cannot do what needs a member', () => {
-    expect(() => requireRole(tenantWide, 'member')).toThrow(expect.objectContaining({ code: ErrorCode.PERMISSION_DENIED }));
+    expect(() => requireRole(tenantWide, 'member')).toThrow(
+      expect.objectContaining({ code: ErrorCode.PERMISSION_DENIED }),
+    );
     expect(() => requireRole(scoped, 'member')).not.toThrow();
     expect(() => requireRole({ ...tenantWide, roles: ['admin'] }, 'member')).not.toThrow();
   });

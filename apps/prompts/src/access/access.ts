@@ -1,6 +1,5 @@
 import { DomainError, type Principal } from '@bastion/contracts';
 
-
 /** A project-scoped principal sees only its project's records; others see the whole tenant. */
 export function canSee(principal: Principal, projectId: string | null): boolean {
   return !principal.project || principal.project === projectId;

@@ -27,7 +27,16 @@ describe('parseTimestamp', () => {
   });
 
   it('refuses what is not a real instant', () => {
-    for (const bad of ['yesterday', '2026-02-30', '2026-13-01', '2026-03-01T24:00', '2026-03-01T10:61', '1700000000', '2026-03-01T10:20:30+25:00', '']) {
+    for (const bad of [
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-03-01T24:00',
+      '2026-03-01T10:61',
+      '1700000000',
+      '2026-03-01T10:20:30+25:00',
+      '',
+    ]) {
       expect(parseTimestamp(bad)).toBeUndefined();
     }
     expect(parseTimestamp('2024-02-29')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
@@ -36,7 +45,11 @@ describe('parseTimestamp', () => {
 
 describe('parsePromptFilters', () => {
   it('takes outcomes comma-separated, repeated or both, in any case, once each', () => {
-    expect(parsePromptFilters({ outcomes: ['flagged,Blocked', 'flagged', ' redacted '] }).outcomes).toEqual(['flagged', 'blocked', 'redacted']);
+    expect(parsePromptFilters({ outcomes: ['flagged,Blocked', 'flagged', ' redacted '] }).outcomes).toEqual([
+      'flagged',
+      'blocked',
+      'redacted',
+    ]);
     expect(parsePromptFilters({ outcomes: [''] }).outcomes).toBeUndefined();
     expect(parsePromptFilters({})).toEqual({});
   });
@@ -50,7 +63,9 @@ describe('parsePromptFilters', () => {
   });
 
   it('names every bad parameter in one 422', () => {
-    const details = violationsOf(() => parsePromptFilters({ outcomes: ['flagged,passed'], after: 'soon', before: '2026-02-30' }));
+    const details = violationsOf(() =>
+      parsePromptFilters({ outcomes: ['flagged,passed'], after: 'soon', before: '2026-02-30' }),
+    );
     expect(details.map((d) => d.loc)).toEqual([
       ['query', 'outcomes'],
       ['query', 'after'],

@@ -22,7 +22,8 @@ export interface RawPromptFilter {
  * `...+02:00`. A time without a zone is UTC. A space before the offset is read as `+`: an unencoded
  * `+` in a query string arrives as a space.
  */
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))?)?$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))?)?$/;
 
 /** The instant an ISO 8601 text names, or undefined when it is not one (or names no real day). */
 export function parseTimestamp(text: string): Date | undefined {
@@ -31,7 +32,8 @@ export function parseTimestamp(text: string): Date | undefined {
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', , sign, oh = '0', om = '0'] = m;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
   const ms = Number(frac.padEnd(3, '0').slice(0, 3));
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || Number(oh) > 23 || Number(om) > 59) return undefined;
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59 || Number(oh) > 23 || Number(om) > 59)
+    return undefined;
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   // Date.UTC rolls 31 February over into March: a day the month does not have is refused.
   if (new Date(utc).getUTCDate() !== day) return undefined;
@@ -45,7 +47,14 @@ export function parsePromptFilters(raw: RawPromptFilter): PromptFilter {
   const filter: PromptFilter = {};
   if (raw.projectId) filter.projectId = raw.projectId;
 
-  const outcomes = [...new Set((raw.outcomes ?? []).flatMap((o) => o.split(',')).map((o) => o.trim().toLowerCase()).filter(Boolean))];
+  const outcomes = [
+    ...new Set(
+      (raw.outcomes ?? [])
+        .flatMap((o) => o.split(','))
+        .map((o) => o.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = outcomes.filter((o) => !(PROMPT_OUTCOMES as readonly string[]).includes(o));
   if (unknown.length) {
     violations.push({
@@ -62,12 +71,18 @@ export function parsePromptFilters(raw: RawPromptFilter): PromptFilter {
     if (text === undefined || text === '') continue;
     const at = parseTimestamp(text);
     if (at) filter[name] = at;
-    else violations.push({ loc: ['query', name], msg: `"${text}" is not an ISO 8601 date or date-time`, type: 'value_error.datetime' });
+    else
+      violations.push({
+        loc: ['query', name],
+        msg: `"${text}" is not an ISO 8601 date or date-time`,
+        type: 'value_error.datetime',
+      });
   }
   if (filter.after && filter.before && filter.after >= filter.before) {
     violations.push({ loc: ['query', 'after'], msg: 'after must be earlier than before', type: 'value_error.range' });
   }
 
-  if (violations.length) throw DomainError.invalid(violations.map((v) => `${v.loc[1]}: ${v.msg}`).join('; '), violations);
+  if (violations.length)
+    throw DomainError.invalid(violations.map((v) => `${v.loc[1]}: ${v.msg}`).join('; '), violations);
   return filter;
 }

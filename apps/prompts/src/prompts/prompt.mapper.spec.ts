@@ -37,7 +37,12 @@ function record(over: Partial<PromptRecordedEvent> = {}): PromptRecordedEvent {
       outcome: 'flagged',
       response: 'hi',
       files: [],
-      providerResult: { data: '{"x":1}', statusCode: 200, sentDate: '2026-03-01T10:00:00.020Z', receivedDate: '2026-03-01T10:00:01.000Z' },
+      providerResult: {
+        data: '{"x":1}',
+        statusCode: 200,
+        sentDate: '2026-03-01T10:00:00.020Z',
+        receivedDate: '2026-03-01T10:00:01.000Z',
+      },
       scannerResults: [scanner],
     },
     ...over,
@@ -54,8 +59,10 @@ function stored(row: Prisma.PromptCreateManyInput): Prompt {
 }
 
 describe('prompt mapping', () => {
-  it('shows a stored record as exactly the spec\'s Prompt, without tenant, source or template id', () => {
-    const view = promptView(stored(promptRow(record({ fromTemplate: true, templateId: 'a0000000-0000-4000-8000-000000000002' }))));
+  it("shows a stored record as exactly the spec's Prompt, without tenant, source or template id", () => {
+    const view = promptView(
+      stored(promptRow(record({ fromTemplate: true, templateId: 'a0000000-0000-4000-8000-000000000002' }))),
+    );
     expect(view).toEqual({
       id: '0b6f4a52-2f9b-4c59-9a3b-7d7f0d6e8a11',
       parentId: null,
@@ -74,21 +81,52 @@ describe('prompt mapping', () => {
         outcome: 'flagged',
         response: 'hi',
         files: [],
-        providerResult: { data: '{"x":1}', receivedDate: '2026-03-01T10:00:01.000Z', sentDate: '2026-03-01T10:00:00.020Z', statusCode: 200 },
+        providerResult: {
+          data: '{"x":1}',
+          receivedDate: '2026-03-01T10:00:01.000Z',
+          sentDate: '2026-03-01T10:00:00.020Z',
+          statusCode: 200,
+        },
         scannerResults: [scanner],
       },
     });
   });
 
   it('shows a blocked prompt with no response and no provider result', () => {
-    const row = promptRow(record({ result: { outcome: 'blocked', response: null, files: [], providerResult: null, scannerResults: [scanner] } as never }));
+    const row = promptRow(
+      record({
+        result: {
+          outcome: 'blocked',
+          response: null,
+          files: [],
+          providerResult: null,
+          scannerResults: [scanner],
+        } as never,
+      }),
+    );
     expect(row.providerResult).toBe(Prisma.DbNull);
-    expect(promptView(stored(row)).result).toMatchObject({ outcome: 'blocked', response: null, providerResult: null, scannerResults: [scanner] });
+    expect(promptView(stored(row)).result).toMatchObject({
+      outcome: 'blocked',
+      response: null,
+      providerResult: null,
+      scannerResults: [scanner],
+    });
   });
 
   it('shows a scan with its redacted text as redactedInput, and the input itself when nothing was redacted', () => {
     const scanRecord = (outcome: 'redacted' | 'blocked', response: string | null) =>
-      stored(promptRow(record({ type: 'scan', source: 'scans', provider: '', providerId: null, input: 'card 4111', result: { outcome, response, files: [], providerResult: null, scannerResults: [scanner] } as never })));
+      stored(
+        promptRow(
+          record({
+            type: 'scan',
+            source: 'scans',
+            provider: '',
+            providerId: null,
+            input: 'card 4111',
+            result: { outcome, response, files: [], providerResult: null, scannerResults: [scanner] } as never,
+          }),
+        ),
+      );
     expect(scanView(scanRecord('redacted', 'card ****'))).toEqual({
       id: record().id,
       input: 'card 4111',
@@ -105,29 +143,59 @@ describe('prompt mapping', () => {
     expect(scanView(scanRecord('blocked', null)).redactedInput).toBe('card 4111');
   });
 
-  it('keeps only the spec\'s fields of nested results, whatever else a record carried', () => {
+  it("keeps only the spec's fields of nested results, whatever else a record carried", () => {
     const extra = { ...scanner, internalScore: 0.9, scannerVersionMeta: undefined };
-    const row = promptRow(record({ result: { ...record().result, scannerResults: [extra], files: [{ id: 'f', name: 'a.txt', contentType: 'text/plain', data: 'eA==', isBase64: true, path: '/tmp' }] } as never }));
+    const row = promptRow(
+      record({
+        result: {
+          ...record().result,
+          scannerResults: [extra],
+          files: [{ id: 'f', name: 'a.txt', contentType: 'text/plain', data: 'eA==', isBase64: true, path: '/tmp' }],
+        } as never,
+      }),
+    );
     const view = promptView(stored(row));
     expect(view.result.scannerResults[0]).toEqual({ ...scanner, scannerVersionMeta: null });
-    expect(view.result.files).toEqual([{ contentType: 'text/plain', data: 'eA==', id: 'f', isBase64: true, name: 'a.txt' }]);
+    expect(view.result.files).toEqual([
+      { contentType: 'text/plain', data: 'eA==', id: 'f', isBase64: true, name: 'a.txt' },
+    ]);
   });
 
   it('replaces NUL characters, which Postgres cannot store, everywhere in a record', () => {
-    const row = promptRow(record({ input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\u0000'] } }));
+    const row = promptRow(
+      record({ input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\u0000'] } }),
+    );
     expect(row.input).toBe('a\uFFFDb');
     expect(row.memory).toEqual(['\uFFFD']);
     expect(row.externalMetadata).toEqual({ 'k\uFFFD': ['v\uFFFD'] });
-    expect(withoutNul({ at: new Date(0), n: 1, b: true, z: null })).toEqual({ at: new Date(0), n: 1, b: true, z: null });
+    expect(withoutNul({ at: new Date(0), n: 1, b: true, z: null })).toEqual({
+      at: new Date(0),
+      n: 1,
+      b: true,
+      z: null,
+    });
   });
 
   it('stores the time the record was received, to the millisecond', () => {
-    expect(promptRow(record({ receivedAt: '2026-03-01T10:00:00.123456+01:00' })).receivedAt).toEqual(new Date('2026-03-01T09:00:00.123Z'));
+    expect(promptRow(record({ receivedAt: '2026-03-01T10:00:00.123456+01:00' })).receivedAt).toEqual(
+      new Date('2026-03-01T09:00:00.123Z'),
+    );
   });
 
   it('shows a template record with its creation time', () => {
     const at = new Date('2026-03-02T00:00:00Z');
-    expect(templateView({ id: 't', tenant: 'acme', name: 'n', projectId: null, promptId: 'p', userId: 'u', input: 'x', createdAt: at })).toEqual({
+    expect(
+      templateView({
+        id: 't',
+        tenant: 'acme',
+        name: 'n',
+        projectId: null,
+        promptId: 'p',
+        userId: 'u',
+        input: 'x',
+        createdAt: at,
+      }),
+    ).toEqual({
       id: 't',
       name: 'n',
       projectId: null,

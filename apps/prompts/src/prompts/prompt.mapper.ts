@@ -52,7 +52,9 @@ export function promptRow(event: PromptRecordedEvent): Prisma.PromptCreateManyIn
     outcome: r.outcome,
     response: r.response ?? null,
     files: (r.files ?? []).map((f) => fileView(f as unknown as Loose)) as unknown as Json,
-    providerResult: r.providerResult ? (providerResultView(r.providerResult as unknown as Loose) as Json) : Prisma.DbNull,
+    providerResult: r.providerResult
+      ? (providerResultView(r.providerResult as unknown as Loose) as Json)
+      : Prisma.DbNull,
     scannerResults: (r.scannerResults ?? []).map((s) => scannerResultView(s as unknown as Loose)) as unknown as Json,
   };
 }
@@ -63,7 +65,8 @@ export function promptView(p: Prompt): PromptView {
     outcome: p.outcome as PromptOutcome,
     response: p.response,
     files: asArray(p.files).map(fileView),
-    providerResult: p.providerResult && typeof p.providerResult === 'object' ? providerResultView(p.providerResult as Loose) : null,
+    providerResult:
+      p.providerResult && typeof p.providerResult === 'object' ? providerResultView(p.providerResult as Loose) : null,
     scannerResults: asArray(p.scannerResults).map(scannerResultView),
   };
   return {
@@ -103,7 +106,14 @@ export function scanView(p: Prompt): StoredScanView {
 }
 
 export function templateView(t: PromptTemplate): PromptTemplateView {
-  return { id: t.id, name: t.name, projectId: t.projectId, promptId: t.promptId, userId: t.userId, createdAt: t.createdAt.toISOString() };
+  return {
+    id: t.id,
+    name: t.name,
+    projectId: t.projectId,
+    promptId: t.promptId,
+    userId: t.userId,
+    createdAt: t.createdAt.toISOString(),
+  };
 }
 
 function asArray(value: unknown): Loose[] {
@@ -111,11 +121,22 @@ function asArray(value: unknown): Loose[] {
 }
 
 function fileView(f: Loose): PromptFileView {
-  return { contentType: String(f.contentType ?? ''), data: String(f.data ?? ''), id: String(f.id ?? ''), isBase64: f.isBase64 === true, name: String(f.name ?? '') };
+  return {
+    contentType: String(f.contentType ?? ''),
+    data: String(f.data ?? ''),
+    id: String(f.id ?? ''),
+    isBase64: f.isBase64 === true,
+    name: String(f.name ?? ''),
+  };
 }
 
 function providerResultView(r: Loose): NonNullable<PromptResultView['providerResult']> {
-  return { data: String(r.data ?? ''), receivedDate: String(r.receivedDate ?? ''), sentDate: String(r.sentDate ?? ''), statusCode: Number(r.statusCode) };
+  return {
+    data: String(r.data ?? ''),
+    receivedDate: String(r.receivedDate ?? ''),
+    sentDate: String(r.sentDate ?? ''),
+    statusCode: Number(r.statusCode),
+  };
 }
 
 function scannerResultView(s: Loose): ScannerResultView {

@@ -47,10 +47,18 @@ export class TemplateService {
     return { promptTemplate: templateView(created) };
   }
 
-  async get({ principal, id }: PromptRefCommand): Promise<{ promptTemplate: PromptTemplateView; prompts: PromptView[] }> {
+  async get({
+    principal,
+    id,
+  }: PromptRefCommand): Promise<{ promptTemplate: PromptTemplateView; prompts: PromptView[] }> {
     const t = await this.templates.find(principal.tenant, id);
     if (!t || !canSee(principal, t.projectId)) throw DomainError.notFound(`prompt template ${id} not found`);
-    const sent = await this.promptRows.fromTemplate(principal.tenant, t.id, principal.project, this.config.PROMPTS_TEMPLATE_PROMPTS_LIMIT);
+    const sent = await this.promptRows.fromTemplate(
+      principal.tenant,
+      t.id,
+      principal.project,
+      this.config.PROMPTS_TEMPLATE_PROMPTS_LIMIT,
+    );
     return { promptTemplate: templateView(t), prompts: sent.map(promptView) };
   }
 

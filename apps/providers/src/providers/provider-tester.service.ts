@@ -1,6 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, type ProviderTestExchange, type ProviderTestResult, type ProviderTemplateView, type TestProviderCommand } from '@bastion/contracts';
-import { type IncomingResponse, type OutgoingRequest, redactRecord, redactSecrets, runProvider, type Signers, type Transport } from '@bastion/provider-runtime';
+import {
+  DomainError,
+  type ProviderTestExchange,
+  type ProviderTestResult,
+  type ProviderTemplateView,
+  type TestProviderCommand,
+} from '@bastion/contracts';
+import {
+  type IncomingResponse,
+  type OutgoingRequest,
+  redactRecord,
+  redactSecrets,
+  runProvider,
+  type Signers,
+  type Transport,
+} from '@bastion/provider-runtime';
 import { TemplateError } from '@bastion/templates';
 import { PROVIDERS_CONFIG, type ProvidersConfig } from '../config';
 import { checkTemplate, plainJson } from './template-check';
@@ -43,12 +57,17 @@ export class ProviderTesterService {
       template = plainJson(body.template) as ProviderTemplateView;
     } else if (body.systemProvider) {
       const sys = await this.providers.findSystem(body.systemProvider);
-      if (!sys) throw DomainError.invalid(`no system provider "${body.systemProvider}"`, [{ loc: ['body', 'systemProvider'], msg: 'not found', type: 'value_error' }]);
+      if (!sys)
+        throw DomainError.invalid(`no system provider "${body.systemProvider}"`, [
+          { loc: ['body', 'systemProvider'], msg: 'not found', type: 'value_error' },
+        ]);
       template = sys.template as unknown as ProviderTemplateView;
       inputs = { ...(sys.inputs as Record<string, string>), ...inputs };
       declaredSecrets = sys.secretNames;
     } else {
-      throw DomainError.invalid('give either template or systemProvider', [{ loc: ['body'], msg: 'template or systemProvider is required', type: 'value_error' }]);
+      throw DomainError.invalid('give either template or systemProvider', [
+        { loc: ['body'], msg: 'template or systemProvider is required', type: 'value_error' },
+      ]);
     }
     const secrets = body.secrets ?? {};
     checkTemplate(template, inputs, secrets, declaredSecrets);
@@ -66,7 +85,9 @@ export class ProviderTesterService {
       );
     } catch (err) {
       if (err instanceof TemplateError) {
-        throw DomainError.invalid(`invalid template: ${err.message}`, [{ loc: ['body', 'template', ...err.loc.map(String)], msg: err.message, type: `template.${err.code}` }]);
+        throw DomainError.invalid(`invalid template: ${err.message}`, [
+          { loc: ['body', 'template', ...err.loc.map(String)], msg: err.message, type: `template.${err.code}` },
+        ]);
       }
       throw err;
     }
@@ -89,7 +110,10 @@ export class ProviderTesterService {
     };
     // A workflow shows each stage's requests too: `stage 1`, `stage 2 attempt 1`, ...
     const stages = Object.fromEntries(
-      (result.exchanges ?? []).map((e) => [`stage ${e.stage}${e.attempt === undefined ? '' : ` attempt ${e.attempt}`}`, show(e.request, e.response)]),
+      (result.exchanges ?? []).map((e) => [
+        `stage ${e.stage}${e.attempt === undefined ? '' : ` attempt ${e.attempt}`}`,
+        show(e.request, e.response),
+      ]),
     );
     return {
       content: result.content === null ? null : redactSecrets(result.content, secretValues),

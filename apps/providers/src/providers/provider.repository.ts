@@ -56,7 +56,11 @@ export class ProviderRepository {
   /** A page of a tenant's providers, newest first. Fetches one extra row to know whether more follow. */
   page(tenant: string, limit: number, cursor: Cursor | undefined): Promise<Provider[]> {
     const { where, orderBy } = pageWindow(cursor);
-    return this.prisma.provider.findMany({ where: { tenant, ...where }, orderBy: orderBy as Prisma.ProviderOrderByWithRelationInput[], take: limit + 1 });
+    return this.prisma.provider.findMany({
+      where: { tenant, ...where },
+      orderBy: orderBy as Prisma.ProviderOrderByWithRelationInput[],
+      take: limit + 1,
+    });
   }
 
   /** By id or name, within the tenant. */
@@ -66,9 +70,15 @@ export class ProviderRepository {
 
   async update(id: string, data: Prisma.ProviderUpdateInput): Promise<Provider> {
     try {
-      return await this.prisma.provider.update({ where: { id }, data: { ...data, updatedAt: new Date(), revision: { increment: 1 } } });
+      return await this.prisma.provider.update({
+        where: { id },
+        data: { ...data, updatedAt: new Date(), revision: { increment: 1 } },
+      });
     } catch (err) {
-      translatePrismaError(err, { alreadyExists: `a provider named "${String(data.name)}" already exists`, notFound: 'provider not found' });
+      translatePrismaError(err, {
+        alreadyExists: `a provider named "${String(data.name)}" already exists`,
+        notFound: 'provider not found',
+      });
     }
   }
 

@@ -86,7 +86,10 @@ export class ProviderService implements OnModuleInit {
         capabilities: sys.capabilities,
         type: sys.type,
         tag: sys.tag,
-        limits: { maxRequestsPerSecond: sys.maxRequestsPerSecond, requestConcurrencyLimit: sys.requestConcurrencyLimit },
+        limits: {
+          maxRequestsPerSecond: sys.maxRequestsPerSecond,
+          requestConcurrencyLimit: sys.requestConcurrencyLimit,
+        },
         systemProviderId: sys.id,
       };
     } else if (body.template) {
@@ -109,7 +112,8 @@ export class ProviderService implements OnModuleInit {
     const secrets = body.secrets ?? {};
     const template = body.template ? plainJson(body.template) : base.template;
     checkTemplate(template, inputs, secrets, base.secretNames);
-    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? base.capabilities[0]);
+    if (body.test)
+      await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? base.capabilities[0]);
     const id = randomUUID();
     const created = await this.providers.create({
       id,
@@ -128,7 +132,8 @@ export class ProviderService implements OnModuleInit {
       redTeam: body.redTeam ?? false,
       siem: body.siem ?? false,
       maxRequestsPerSecond: body.maxRequestsPerSecond ?? base.limits.maxRequestsPerSecond,
-      requestConcurrencyLimit: (body.requestConcurrencyLimit ?? base.limits.requestConcurrencyLimit ?? undefined) as Prisma.InputJsonValue | undefined,
+      requestConcurrencyLimit: (body.requestConcurrencyLimit ?? base.limits.requestConcurrencyLimit ?? undefined) as
+        Prisma.InputJsonValue | undefined,
     });
     await this.changed(created, 'created');
     return { id };
@@ -149,27 +154,52 @@ export class ProviderService implements OnModuleInit {
     const current = await this.mustFind(principal.tenant, ref);
     const stored = this.open(current);
     checkSecretsRebound(
-      { template: current.template, authTemplate: current.authTemplate, inputs: current.inputs as Record<string, string>, secrets: stored },
-      { template: body.template === undefined ? undefined : plainJson(body.template), authTemplate: body.authTemplate === undefined ? undefined : plainJson(body.authTemplate), inputs: body.inputs, secrets: body.secrets },
+      {
+        template: current.template,
+        authTemplate: current.authTemplate,
+        inputs: current.inputs as Record<string, string>,
+        secrets: stored,
+      },
+      {
+        template: body.template === undefined ? undefined : plainJson(body.template),
+        authTemplate: body.authTemplate === undefined ? undefined : plainJson(body.authTemplate),
+        inputs: body.inputs,
+        secrets: body.secrets,
+      },
     );
     const given = splitTestPrompt(body.inputs);
-    const inputs = body.inputs ? { ...(current.inputs as Record<string, string>), ...given.inputs } : (current.inputs as Record<string, string>);
+    const inputs = body.inputs
+      ? { ...(current.inputs as Record<string, string>), ...given.inputs }
+      : (current.inputs as Record<string, string>);
     const secrets = body.secrets ? mergeSecrets(stored, body.secrets) : stored;
     const template = body.template ? plainJson(body.template) : current.template;
     checkTemplate(template, inputs, secrets);
-    if (body.test) await this.mustPassTest(template, inputs, secrets, given.prompt, body.capabilities?.[0] ?? current.capabilities[0]);
+    if (body.test)
+      await this.mustPassTest(
+        template,
+        inputs,
+        secrets,
+        given.prompt,
+        body.capabilities?.[0] ?? current.capabilities[0],
+      );
     const updated = await this.providers.update(current.id, {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.template !== undefined ? { template: template as Prisma.InputJsonValue } : {}),
-      ...(body.authTemplate !== undefined ? { authTemplate: (body.authTemplate ?? undefined) as Prisma.InputJsonValue | undefined } : {}),
+      ...(body.authTemplate !== undefined
+        ? { authTemplate: (body.authTemplate ?? undefined) as Prisma.InputJsonValue | undefined }
+        : {}),
       ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
       ...(body.projectId !== undefined ? { projectId: body.projectId } : {}),
       ...(body.tag !== undefined ? { tag: body.tag } : {}),
-      ...(body.availability !== undefined ? { availability: body.availability as unknown as Prisma.InputJsonValue } : {}),
+      ...(body.availability !== undefined
+        ? { availability: body.availability as unknown as Prisma.InputJsonValue }
+        : {}),
       ...(body.redTeam !== undefined ? { redTeam: body.redTeam } : {}),
       ...(body.siem !== undefined ? { siem: body.siem } : {}),
       ...(body.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: body.maxRequestsPerSecond } : {}),
-      ...(body.requestConcurrencyLimit !== undefined ? { requestConcurrencyLimit: body.requestConcurrencyLimit as unknown as Prisma.InputJsonValue } : {}),
+      ...(body.requestConcurrencyLimit !== undefined
+        ? { requestConcurrencyLimit: body.requestConcurrencyLimit as unknown as Prisma.InputJsonValue }
+        : {}),
       inputs,
       secrets: this.seal(current.id, secrets),
     });
@@ -191,12 +221,26 @@ export class ProviderService implements OnModuleInit {
   }
 
   /** `test: true`: the connection test must pass before anything is saved; a failure is a 422 saying why. */
-  private async mustPassTest(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, prompt: string, capability?: string): Promise<void> {
-    const result = await this.tester.run({ template: template as ProviderTemplateView, inputs, secrets, prompt, capability });
+  private async mustPassTest(
+    template: unknown,
+    inputs: Record<string, string>,
+    secrets: Record<string, string>,
+    prompt: string,
+    capability?: string,
+  ): Promise<void> {
+    const result = await this.tester.run({
+      template: template as ProviderTemplateView,
+      inputs,
+      secrets,
+      prompt,
+      capability,
+    });
     const failure = testFailure(result);
     if (failure !== null) {
       const msg = `the connection test failed: ${failure}`;
-      throw DomainError.invalid(`${msg}; nothing was saved`, [{ loc: ['body', 'test'], msg, type: 'value_error.provider_test' }]);
+      throw DomainError.invalid(`${msg}; nothing was saved`, [
+        { loc: ['body', 'test'], msg, type: 'value_error.provider_test' },
+      ]);
     }
   }
 
@@ -220,7 +264,13 @@ export class ProviderService implements OnModuleInit {
   }
 
   private async changed(p: Provider, change: ProviderChangedEvent['change']): Promise<void> {
-    const event: ProviderChangedEvent = { id: p.id, tenant: p.tenant, name: p.name, change, occurredAt: new Date().toISOString() };
+    const event: ProviderChangedEvent = {
+      id: p.id,
+      tenant: p.tenant,
+      name: p.name,
+      change,
+      occurredAt: new Date().toISOString(),
+    };
     await this.events.publish(ProviderEventContracts.changed, event);
   }
 }

@@ -1,8 +1,19 @@
 import { DomainError } from '@bastion/contracts';
 import { checkOutputsReadNoSecret, checkSecretsRebound, identifiersIn } from './secret-binding';
 
-const template = { type: 'request', method: 'POST', url: '{{ baseUrl }}/v1/chat', headers: { Authorization: 'Bearer {{ apiKey }}' }, json: '{{ { model: model } }}' };
-const current = { template, authTemplate: null, inputs: { baseUrl: 'https://api.example', model: 'm1' }, secrets: { apiKey: 'sk-1234567890abcdefgh' } };
+const template = {
+  type: 'request',
+  method: 'POST',
+  url: '{{ baseUrl }}/v1/chat',
+  headers: { Authorization: 'Bearer {{ apiKey }}' },
+  json: '{{ { model: model } }}',
+};
+const current = {
+  template,
+  authTemplate: null,
+  inputs: { baseUrl: 'https://api.example', model: 'm1' },
+  secrets: { apiKey: 'sk-1234567890abcdefgh' },
+};
 
 function refusal(change: Parameters<typeof checkSecretsRebound>[1]): DomainError | undefined {
   try {
@@ -26,15 +37,24 @@ describe('checkSecretsRebound', () => {
 
   it('counts an input read under url as where the secrets go', () => {
     const t = { ...template, url: 'https://{{ account }}.api.example/v1' };
-    expect(() => checkSecretsRebound({ ...current, template: t, inputs: { ...current.inputs, account: 'a' } }, { inputs: { account: 'evil' } })).toThrow(/inputs.account/);
+    expect(() =>
+      checkSecretsRebound(
+        { ...current, template: t, inputs: { ...current.inputs, account: 'a' } },
+        { inputs: { account: 'evil' } },
+      ),
+    ).toThrow(/inputs.account/);
   });
 
   it('takes the change with every secret sent again in clear', () => {
-    expect(refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: 'sk-new-value-000000' } })).toBeUndefined();
+    expect(
+      refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: 'sk-new-value-000000' } }),
+    ).toBeUndefined();
   });
 
   it('does not take the mask it showed as the secret sent again', () => {
-    expect(refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: '****efgh' } })?.message).toContain('missing: apiKey');
+    expect(refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: '****efgh' } })?.message).toContain(
+      'missing: apiKey',
+    );
   });
 
   it('lets through changes that do not move the secrets', () => {
@@ -46,10 +66,14 @@ describe('checkSecretsRebound', () => {
 
 describe('checkOutputsReadNoSecret', () => {
   it('refuses outputs that name a secret', () => {
-    expect(() => checkOutputsReadNoSecret({ ...template, outputs: { content: '{{ apiKey }}' } }, ['apiKey'])).toThrow(/cannot read apiKey/);
+    expect(() => checkOutputsReadNoSecret({ ...template, outputs: { content: '{{ apiKey }}' } }, ['apiKey'])).toThrow(
+      /cannot read apiKey/,
+    );
   });
   it('takes outputs that read the response', () => {
-    expect(() => checkOutputsReadNoSecret({ ...template, outputs: { content: '{{ response.json()?.apiKey }}' } }, ['apiKey'])).not.toThrow();
+    expect(() =>
+      checkOutputsReadNoSecret({ ...template, outputs: { content: '{{ response.json()?.apiKey }}' } }, ['apiKey']),
+    ).not.toThrow();
   });
 });
 

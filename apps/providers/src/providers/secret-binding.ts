@@ -30,10 +30,20 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
   const stored = Object.keys(current.secrets);
   if (stored.length === 0) return;
   const reasons: string[] = [];
-  if (change.template !== undefined && JSON.stringify(change.template) !== JSON.stringify(current.template)) reasons.push('template');
-  if (change.authTemplate !== undefined && JSON.stringify(change.authTemplate ?? null) !== JSON.stringify(current.authTemplate ?? null)) reasons.push('authTemplate');
+  if (change.template !== undefined && JSON.stringify(change.template) !== JSON.stringify(current.template))
+    reasons.push('template');
+  if (
+    change.authTemplate !== undefined &&
+    JSON.stringify(change.authTemplate ?? null) !== JSON.stringify(current.authTemplate ?? null)
+  )
+    reasons.push('authTemplate');
   if (change.inputs) {
-    const where = new Set([...namesUnderWhereKeys(current.template), ...namesUnderWhereKeys(current.authTemplate), ...namesUnderWhereKeys(change.template), ...namesUnderWhereKeys(change.authTemplate)]);
+    const where = new Set([
+      ...namesUnderWhereKeys(current.template),
+      ...namesUnderWhereKeys(current.authTemplate),
+      ...namesUnderWhereKeys(change.template),
+      ...namesUnderWhereKeys(change.authTemplate),
+    ]);
     for (const [name, value] of Object.entries(change.inputs)) {
       if (current.inputs[name] === value) continue;
       if (where.has(name) || WHERE_NAMES.test(name)) reasons.push(`inputs.${name}`);
@@ -43,7 +53,12 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
   const resent = change.secrets ?? {};
   const missing = stored.filter((name) => {
     const v = resent[name];
-    return v === undefined || v === '' || v === maskSecret(current.secrets[name], true) || v === maskSecret(current.secrets[name], false);
+    return (
+      v === undefined ||
+      v === '' ||
+      v === maskSecret(current.secrets[name], true) ||
+      v === maskSecret(current.secrets[name], false)
+    );
   });
   if (missing.length === 0) return;
   const msg = `changing ${reasons.join(', ')} changes where the provider's secrets are sent: send every secret again in the same request (missing: ${missing.join(', ')})`;
@@ -55,7 +70,9 @@ export function namesUnderWhereKeys(node: unknown, inside = false): string[] {
   if (typeof node === 'string') return inside ? identifiersIn(node) : [];
   if (Array.isArray(node)) return node.flatMap((n) => namesUnderWhereKeys(n, inside));
   if (node && typeof node === 'object') {
-    return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => namesUnderWhereKeys(v, inside || WHERE_KEYS.test(k)));
+    return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
+      namesUnderWhereKeys(v, inside || WHERE_KEYS.test(k)),
+    );
   }
   return [];
 }

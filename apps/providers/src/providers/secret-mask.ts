@@ -19,7 +19,11 @@ export function mergeSecrets(current: Record<string, string>, patch: Record<stri
   const next = { ...current };
   for (const [name, value] of Object.entries(patch)) {
     if (value === '') delete next[name];
-    else if (name in current && (value === maskSecret(current[name], true) || value === maskSecret(current[name], false))) continue;
+    else if (
+      name in current &&
+      (value === maskSecret(current[name], true) || value === maskSecret(current[name], false))
+    )
+      continue;
     else next[name] = value;
   }
   return next;

@@ -7,14 +7,23 @@ import { checkOutputsReadNoSecret } from './secret-binding';
  * it will not have; 422 naming each place (and, in a workflow, each stage). `declaredSecrets` are
  * the names a system provider declares: known even while unset.
  */
-export function checkTemplate(template: unknown, inputs: Record<string, string>, secrets: Record<string, string>, declaredSecrets: string[] = []): void {
+export function checkTemplate(
+  template: unknown,
+  inputs: Record<string, string>,
+  secrets: Record<string, string>,
+  declaredSecrets: string[] = [],
+): void {
   checkOutputsReadNoSecret(template, [...Object.keys(secrets), ...declaredSecrets]);
   const clash = Object.keys(inputs).filter((k) => k in secrets);
   if (clash.length) throw invalid(['body', 'secrets'], `names used both as input and secret: ${clash.join(', ')}`);
   const known = [...Object.keys(inputs), ...Object.keys(secrets), ...declaredSecrets];
   const errors = validateProviderTemplate(template, { knownNames: known });
   if (errors.length > 0) {
-    const details: FieldViolation[] = errors.map((e) => ({ loc: ['body', 'template', ...e.loc.map(String)], msg: e.message, type: `template.${e.code}` }));
+    const details: FieldViolation[] = errors.map((e) => ({
+      loc: ['body', 'template', ...e.loc.map(String)],
+      msg: e.message,
+      type: `template.${e.code}`,
+    }));
     throw DomainError.invalid(`invalid template: ${errors[0].message}`, details);
   }
 }

@@ -22,8 +22,12 @@ describe('testFailure', () => {
   });
 
   it('fails with the error, or for an answer without content', () => {
-    expect(testFailure({ error: 'the provider answered HTTP 401', content: null, statusCode: 401 })).toBe('the provider answered HTTP 401');
-    expect(testFailure({ error: null, content: null, statusCode: 200 })).toBe('the provider answered HTTP 200 without content');
+    expect(testFailure({ error: 'the provider answered HTTP 401', content: null, statusCode: 401 })).toBe(
+      'the provider answered HTTP 401',
+    );
+    expect(testFailure({ error: null, content: null, statusCode: 200 })).toBe(
+      'the provider answered HTTP 200 without content',
+    );
     expect(testFailure({ error: null, content: null, statusCode: null })).toBe('the provider answered without content');
   });
 });

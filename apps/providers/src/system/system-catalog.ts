@@ -30,7 +30,12 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
     type: 'anthropic',
     tag: 'anthropic',
     capabilities: ['chat'],
-    inputs: { baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5', maxTokens: '1024', anthropicVersion: '2023-06-01' },
+    inputs: {
+      baseUrl: 'https://api.anthropic.com',
+      model: 'claude-sonnet-4-5',
+      maxTokens: '1024',
+      anthropicVersion: '2023-06-01',
+    },
     secretNames: ['apiKey'],
     maxRequestsPerSecond: 50,
     requestConcurrencyLimit: { requests: 20, decayPerSecond: 5 },
@@ -38,7 +43,11 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
       type: 'request',
       method: 'POST',
       url: '{{ baseUrl }}/v1/messages',
-      headers: { 'x-api-key': '{{ apiKey }}', 'anthropic-version': '{{ anthropicVersion }}', 'content-type': 'application/json' },
+      headers: {
+        'x-api-key': '{{ apiKey }}',
+        'anthropic-version': '{{ anthropicVersion }}',
+        'content-type': 'application/json',
+      },
       json: { model: '{{ model }}', max_tokens: '{{ +maxTokens }}', messages: chatMessages },
       timeout: 60,
       outputs: {
@@ -120,7 +129,13 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
         inferenceConfig: { maxTokens: '{{ +maxTokens }}' },
       },
       timeout: 60,
-      awsAuth: { accessKey: '{{ accessKeyId }}', secretKey: '{{ secretAccessKey }}', token: '{{ sessionToken }}', region: '{{ region }}', service: 'bedrock' },
+      awsAuth: {
+        accessKey: '{{ accessKeyId }}',
+        secretKey: '{{ secretAccessKey }}',
+        token: '{{ sessionToken }}',
+        region: '{{ region }}',
+        service: 'bedrock',
+      },
       outputs: {
         content: '{{ response.json()?.output?.message?.content?.[0]?.text }}',
         statusCode: '{{ response.statusCode }}',
@@ -151,10 +166,17 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
       json: {
         compartmentId: '{{ compartmentId }}',
         servingMode: { servingType: 'ON_DEMAND', modelId: '{{ model }}' },
-        chatRequest: { apiFormat: 'GENERIC', messages: [{ role: 'USER', content: [{ type: 'TEXT', text: '{{ prompt }}' }] }] },
+        chatRequest: {
+          apiFormat: 'GENERIC',
+          messages: [{ role: 'USER', content: [{ type: 'TEXT', text: '{{ prompt }}' }] }],
+        },
       },
       timeout: 60,
-      ociAuth: { keyId: '{{ tenancyOcid }}/{{ userOcid }}/{{ keyFingerprint }}', privateKeyPem: '{{ privateKeyPem }}', passphrase: '{{ passphrase }}' },
+      ociAuth: {
+        keyId: '{{ tenancyOcid }}/{{ userOcid }}/{{ keyFingerprint }}',
+        privateKeyPem: '{{ privateKeyPem }}',
+        passphrase: '{{ passphrase }}',
+      },
       outputs: {
         content: '{{ response.json()?.chatResponse?.choices?.[0]?.message?.content?.[0]?.text }}',
         statusCode: '{{ response.statusCode }}',
@@ -186,11 +208,18 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
   {
     id: '6f9d5a52-1f0e-4d1c-9a55-0c4b8f3a0007',
     name: 'openai-compatible-oauth',
-    description: 'An OpenAI-compatible chat endpoint behind OAuth 2.0 client credentials: a token stage, then the chat call retried on 429 and 5xx',
+    description:
+      'An OpenAI-compatible chat endpoint behind OAuth 2.0 client credentials: a token stage, then the chat call retried on 429 and 5xx',
     type: 'openai-compatible-oauth',
     tag: 'openai',
     capabilities: ['chat'],
-    inputs: { baseUrl: 'https://llm.example.com', tokenUrl: 'https://login.example.com/oauth2/token', clientId: '', scope: '', model: 'default' },
+    inputs: {
+      baseUrl: 'https://llm.example.com',
+      tokenUrl: 'https://login.example.com/oauth2/token',
+      clientId: '',
+      scope: '',
+      model: 'default',
+    },
     secretNames: ['clientSecret'],
     maxRequestsPerSecond: 20,
     requestConcurrencyLimit: { requests: 10, decayPerSecond: 2 },
@@ -222,7 +251,8 @@ export const SYSTEM_PROVIDERS: CatalogEntry[] = [
             outputs: {
               content: '{{ response.json()?.choices?.[0]?.message?.content }}',
               statusCode: '{{ response.statusCode }}',
-              error: '{{ response.statusCode >= 400 ? response.json()?.error?.message ?? "HTTP " + response.statusCode : undefined }}',
+              error:
+                '{{ response.statusCode >= 400 ? response.json()?.error?.message ?? "HTTP " + response.statusCode : undefined }}',
             },
           },
         },

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { DeleteRegistrationCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand, TokenRpc } from '@bastion/contracts';
+import {
+  DeleteRegistrationCommand,
+  ListRegistrationsCommand,
+  RegisterSiteCommand,
+  RegistrationsByTokenCommand,
+  TokenRpc,
+} from '@bastion/contracts';
 import { Handles } from '@bastion/messaging';
 import { AdmissionService } from './admission.service';
 

@@ -38,7 +38,10 @@ const ORIGIN_HEADER = 'x-bastion-origin';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 class Refusal extends Error {
-  constructor(readonly reason: RefusalReason, readonly token?: AdmissionToken) {
+  constructor(
+    readonly reason: RefusalReason,
+    readonly token?: AdmissionToken,
+  ) {
     super(reason);
   }
 }
@@ -73,7 +76,11 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     this.limiter = new RefusalLimiter(config.ADMISSION_REFUSALS_PER_MINUTE, 60_000);
     this.retentionMs = config.ADMISSION_AUDIT_RETENTION_DAYS * 86_400_000;
     this.auditSweepMs = config.ADMISSION_AUDIT_SWEEP_INTERVAL_MS;
-    this.admissions = metrics.counter('bastion_site_admissions_total', 'Site admission attempts by outcome and reason', ['outcome', 'reason']);
+    this.admissions = metrics.counter(
+      'bastion_site_admissions_total',
+      'Site admission attempts by outcome and reason',
+      ['outcome', 'reason'],
+    );
   }
 
   /**
@@ -81,7 +88,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
    * plain subscription on the JetStream subject), so the limit holds however requests are spread.
    */
   onModuleInit(): void {
-    const sweep = () => void this.sweepAudit().catch((err: unknown) => this.logger.error({ err }, 'could not sweep the admission audit'));
+    const sweep = () =>
+      void this.sweepAudit().catch((err: unknown) => this.logger.error({ err }, 'could not sweep the admission audit'));
     sweep();
     this.auditSweeper = setInterval(sweep, this.auditSweepMs);
     this.auditSweeper.unref();
@@ -90,7 +98,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
         if (err || msg.headers?.get(ORIGIN_HEADER) === this.origin) return;
         try {
           const event = msg.json<SiteAdmissionEvent>();
-          if (event.reason !== 'rate_limited' && typeof event.sourceAddress === 'string') this.limiter.recordRefusal(event.sourceAddress);
+          if (event.reason !== 'rate_limited' && typeof event.sourceAddress === 'string')
+            this.limiter.recordRefusal(event.sourceAddress);
         } catch {
           // not an admission event: nothing to count
         }
@@ -115,7 +124,12 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     const retryAfter = this.limiter.blockedFor(sourceAddress);
     if (retryAfter !== undefined) {
       await this.recordRefusal({ ...attempt, reason: 'rate_limited', tenant: null, tokenUid: null });
-      throw new DomainError(ErrorCode.RESOURCE_EXHAUSTED, 'too many refused registrations from this address', [], retryAfter);
+      throw new DomainError(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        'too many refused registrations from this address',
+        [],
+        retryAfter,
+      );
     }
     try {
       const token = await this.resolve(body.spec.token);
@@ -128,21 +142,39 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
       if (!admitted) throw new Refusal(await this.reasonFromDatabase(token!, nodeName), token);
       if (admitted.exhaustedRevision !== null) await this.onExhausted(token!.uid);
       this.admissions.inc({ outcome: 'ADMITTED', reason: 'admitted' });
-      this.publish({ ...attempt, outcome: 'ADMITTED', reason: 'admitted', tenant: token!.tenant, tokenUid: token!.uid });
+      this.publish({
+        ...attempt,
+        outcome: 'ADMITTED',
+        reason: 'admitted',
+        tenant: token!.tenant,
+        tokenUid: token!.uid,
+      });
       return registrationObject(admitted.registration);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       this.limiter.recordRefusal(sourceAddress);
-      await this.recordRefusal({ ...attempt, reason: err.reason, tenant: err.token?.tenant ?? null, tokenUid: err.token?.uid ?? null });
+      await this.recordRefusal({
+        ...attempt,
+        reason: err.reason,
+        tenant: err.token?.tenant ?? null,
+        tokenUid: err.token?.uid ?? null,
+      });
       throw new DomainError(ErrorCode.UNAUTHENTICATED, 'invalid token');
     }
   }
 
-  async list({ principal, namespace, labelFilter, reportFields }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
+  async list({
+    principal,
+    namespace,
+    labelFilter,
+    reportFields,
+  }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.registrations.list(principal.tenant, namespace);
     // Registrations carry no labels of their own: a selector matches as it would on an empty set.
-    const items = rows.filter(() => matchesSelector(selector, {})).map((r) => registrationListItem(r, reportFields ?? false));
+    const items = rows
+      .filter(() => matchesSelector(selector, {}))
+      .map((r) => registrationListItem(r, reportFields ?? false));
     return { items, errors: [] };
   }
 
@@ -155,7 +187,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
 
   /** An admin deletes a registration: its node name is free for any token again. */
   async deleteRegistration({ principal, namespace, name }: DeleteRegistrationCommand): Promise<Record<string, never>> {
-    if (!(await this.registrations.delete(principal.tenant, namespace, name))) throw DomainError.notFound(`registration ${name} not found`);
+    if (!(await this.registrations.delete(principal.tenant, namespace, name)))
+      throw DomainError.notFound(`registration ${name} not found`);
     return {};
   }
 
@@ -209,7 +242,9 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
    */
   private async recordRefusal(r: RefusalRecord): Promise<void> {
     this.admissions.inc({ outcome: 'REFUSED', reason: r.reason });
-    await this.registrations.recordRefusal(r).catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
+    await this.registrations
+      .recordRefusal(r)
+      .catch((err: unknown) => this.logger.error({ err }, 'could not record a refused admission'));
     this.publish({ ...r, outcome: 'REFUSED' });
   }
 
@@ -230,4 +265,3 @@ interface RefusalRecord {
   tenant: string | null;
   tokenUid: string | null;
 }
-

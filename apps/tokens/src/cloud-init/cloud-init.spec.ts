@@ -8,14 +8,17 @@ describe('renderCloudInit', () => {
     const text = renderCloudInit(jwt);
     expect(text.split('\n')[0]).toBe('#cloud-config');
     const doc = parse(text);
-    expect(doc.write_files).toEqual([{ path: '/etc/vpm/user_data', owner: 'root:root', permissions: '0600', content: `token: ${jwt}\n` }]);
+    expect(doc.write_files).toEqual([
+      { path: '/etc/vpm/user_data', owner: 'root:root', permissions: '0600', content: `token: ${jwt}\n` },
+    ]);
     expect(parse(doc.write_files[0].content)).toEqual({ token: jwt });
   });
 });
 
 describe('cloudInitProvider', () => {
   it('takes the public site providers, in any case', () => {
-    for (const p of ['kvm', 'aws', 'azure', 'gcp', 'vmware', 'openstack', 'nutanix', 'baremetal']) expect(cloudInitProvider(p)).toBe(p);
+    for (const p of ['kvm', 'aws', 'azure', 'gcp', 'vmware', 'openstack', 'nutanix', 'baremetal'])
+      expect(cloudInitProvider(p)).toBe(p);
     expect(cloudInitProvider('AWS')).toBe('aws');
   });
 

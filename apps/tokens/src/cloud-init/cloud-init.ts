@@ -5,7 +5,16 @@ import { stringify } from 'yaml';
  * The site providers of the public API whose images boot from the same cloud-init document: the
  * site's image keeps its own /etc/vpm/config.yaml and reads its token from /etc/vpm/user_data.
  */
-export const CLOUD_INIT_PROVIDERS = ['kvm', 'vmware', 'aws', 'azure', 'gcp', 'openstack', 'nutanix', 'baremetal'] as const;
+export const CLOUD_INIT_PROVIDERS = [
+  'kvm',
+  'vmware',
+  'aws',
+  'azure',
+  'gcp',
+  'openstack',
+  'nutanix',
+  'baremetal',
+] as const;
 
 export type CloudInitProvider = (typeof CLOUD_INIT_PROVIDERS)[number];
 
@@ -39,6 +48,12 @@ export function renderCloudInit(jwt: string): string {
  * token bound to exactly this site (or, with no site named, bound to none) that would admit the
  * site now. Undefined when there is none and a new token must be issued.
  */
-export function reusableSiteJwt<T extends AdmissionToken & { content: string }>(tokens: readonly T[], siteName: string, now: Date): T | undefined {
-  return tokens.find((t) => t.type === 'JWT' && t.content !== '' && t.siteName === siteName && decideAdmission(t, siteName, now).admit);
+export function reusableSiteJwt<T extends AdmissionToken & { content: string }>(
+  tokens: readonly T[],
+  siteName: string,
+  now: Date,
+): T | undefined {
+  return tokens.find(
+    (t) => t.type === 'JWT' && t.content !== '' && t.siteName === siteName && decideAdmission(t, siteName, now).admit,
+  );
 }

@@ -37,7 +37,13 @@ describe('decideAdmission', () => {
   });
 
   it('admits before expiry, with registrations left, and a JWT bound to this site', () => {
-    expect(decideAdmission(token({ expiresAt: new Date('2026-11-21T12:00:01Z'), maxRegistrations: 2, usedRegistrations: 1 }), 's', now)).toEqual({
+    expect(
+      decideAdmission(
+        token({ expiresAt: new Date('2026-11-21T12:00:01Z'), maxRegistrations: 2, usedRegistrations: 1 }),
+        's',
+        now,
+      ),
+    ).toEqual({
       admit: true,
     });
     expect(decideAdmission(token({ type: 'JWT', siteName: 'site-a' }), 'site-a', now)).toEqual({ admit: true });

@@ -11,7 +11,10 @@ export type Requirement =
 export type Selector = Requirement[];
 
 export class SelectorSyntaxError extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(`${message} at position ${position}`);
     this.name = 'SelectorSyntaxError';
   }

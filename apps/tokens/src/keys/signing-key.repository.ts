@@ -26,7 +26,10 @@ export class SigningKeyRepository {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('bastion:tokens:signing-keys'))`;
       if (onlyIfNone && (await tx.signingKey.count({ where: { status: 'ACTIVE' } })) > 0) return false;
-      await tx.signingKey.updateMany({ where: { status: 'ACTIVE' }, data: { status: 'RETIRED', retiredAt: new Date() } });
+      await tx.signingKey.updateMany({
+        where: { status: 'ACTIVE' },
+        data: { status: 'RETIRED', retiredAt: new Date() },
+      });
       await tx.signingKey.create({ data: { ...key, status: 'ACTIVE' } });
       return true;
     });

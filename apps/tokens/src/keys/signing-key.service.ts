@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Jwks } from '@bastion/contracts';
 import { SecretBox } from '@bastion/platform';
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, type JWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importJWK,
+  importPKCS8,
+  type JWK,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { SigningKeyRepository } from './signing-key.repository';
 
@@ -54,7 +66,10 @@ export class SigningKeyService implements OnModuleInit, OnModuleDestroy {
       await this.repo.activate(await this.newKey(), true);
       await this.reload();
     }
-    this.refreshTimer = setInterval(() => void this.reload().catch(() => undefined), this.config.SIGNING_KEY_REFRESH_MS);
+    this.refreshTimer = setInterval(
+      () => void this.reload().catch(() => undefined),
+      this.config.SIGNING_KEY_REFRESH_MS,
+    );
     this.refreshTimer.unref();
   }
 

@@ -8,7 +8,9 @@ export function parseLabelFilter(filter: string | undefined): Selector {
     return parseSelector(filter);
   } catch (err) {
     if (err instanceof SelectorSyntaxError) {
-      throw DomainError.invalid(`invalid label_filter: ${err.message}`, [{ loc: ['query', 'label_filter'], msg: err.message, type: 'selector' }]);
+      throw DomainError.invalid(`invalid label_filter: ${err.message}`, [
+        { loc: ['query', 'label_filter'], msg: err.message, type: 'selector' },
+      ]);
     }
     throw err;
   }

@@ -91,7 +91,9 @@ export class RegistrationRepository {
 
   /** Deletes audit rows older than `before`; answers how many. */
   async deleteAttemptsBefore(before: Date): Promise<number> {
-    const { count } = await this.prisma.admissionAttempt.deleteMany({ where: { at: { lt: before }, OR: [{ lastAt: null }, { lastAt: { lt: before } }] } });
+    const { count } = await this.prisma.admissionAttempt.deleteMany({
+      where: { at: { lt: before }, OR: [{ lastAt: null }, { lastAt: { lt: before } }] },
+    });
     return count;
   }
 

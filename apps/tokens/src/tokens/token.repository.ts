@@ -108,14 +108,20 @@ export class TokenRepository {
     decide: (tokens: Token[]) => Promise<{ existing: Token } | { create: NewToken }>,
   ): Promise<{ token: Token; created: boolean }> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'tokens.cloud-init:' + tenant}), hashtext(${siteName}))`;
-        const tokens = await tx.token.findMany({ where: { tenant, type: 'JWT', siteName }, orderBy: [{ createdAt: 'desc' }, { uid: 'asc' }] });
-        const choice = await decide(tokens);
-        if ('existing' in choice) return { token: choice.existing, created: false };
-        return { token: await tx.token.create({ data: choice.create }), created: true };
-        // Waiting for the lock counts against the transaction: a burst of calls for one site queues here.
-      }, { maxWait: 10_000, timeout: 15_000 });
+      return await this.prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'tokens.cloud-init:' + tenant}), hashtext(${siteName}))`;
+          const tokens = await tx.token.findMany({
+            where: { tenant, type: 'JWT', siteName },
+            orderBy: [{ createdAt: 'desc' }, { uid: 'asc' }],
+          });
+          const choice = await decide(tokens);
+          if ('existing' in choice) return { token: choice.existing, created: false };
+          return { token: await tx.token.create({ data: choice.create }), created: true };
+          // Waiting for the lock counts against the transaction: a burst of calls for one site queues here.
+        },
+        { maxWait: 10_000, timeout: 15_000 },
+      );
     } catch (err) {
       translatePrismaError(err, { alreadyExists: 'Object already exists' });
     }

@@ -20,12 +20,17 @@ import { TokenViewSync } from './token-view.sync';
  */
 
 /** The token table in memory, with the repository's semantics (revision, modifiedAt, uniqueness). */
-class FakeTokenRepository implements Pick<TokenRepository, 'create' | 'find' | 'list' | 'updateMetadata' | 'setState' | 'expireDue' | 'all' | 'delete' | 'reuseOrCreateSiteJwt'> {
+class FakeTokenRepository implements Pick<
+  TokenRepository,
+  'create' | 'find' | 'list' | 'updateMetadata' | 'setState' | 'expireDue' | 'all' | 'delete' | 'reuseOrCreateSiteJwt'
+> {
   readonly rows = new Map<string, Token>();
   failing = false;
 
   private byKey(k: TokenKey): Token | undefined {
-    return [...this.rows.values()].find((t) => t.tenant === k.tenant && t.namespace === k.namespace && t.name === k.name);
+    return [...this.rows.values()].find(
+      (t) => t.tenant === k.tenant && t.namespace === k.namespace && t.name === k.name,
+    );
   }
 
   private check(): void {
@@ -35,7 +40,14 @@ class FakeTokenRepository implements Pick<TokenRepository, 'create' | 'find' | '
   async create(t: NewToken): Promise<Token> {
     this.check();
     if (this.byKey(t)) throw DomainError.alreadyExists('Object already exists');
-    const row: Token = { ...t, state: 'VALID', createdAt: new Date(), modifiedAt: null, revision: 1, usedRegistrations: 0 };
+    const row: Token = {
+      ...t,
+      state: 'VALID',
+      createdAt: new Date(),
+      modifiedAt: null,
+      revision: 1,
+      usedRegistrations: 0,
+    };
     this.rows.set(row.uid, row);
     return { ...row };
   }
@@ -63,7 +75,9 @@ class FakeTokenRepository implements Pick<TokenRepository, 'create' | 'find' | '
 
   async list(tenant: string, namespace: string): Promise<Token[]> {
     this.check();
-    return [...this.rows.values()].filter((t) => t.tenant === tenant && t.namespace === namespace).sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.rows.values()]
+      .filter((t) => t.tenant === tenant && t.namespace === namespace)
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async updateMetadata(k: TokenKey, change: TokenMetadataChange): Promise<Token | null> {
@@ -79,7 +93,11 @@ class FakeTokenRepository implements Pick<TokenRepository, 'create' | 'find' | '
     const t = this.byKey(k);
     if (!t) return null;
     const before = { ...t };
-    Object.assign(t, { state, modifiedAt: new Date(), revision: t.revision + 1 }, state === 'VALID' && before.state !== 'VALID' ? { usedRegistrations: 0 } : {});
+    Object.assign(
+      t,
+      { state, modifiedAt: new Date(), revision: t.revision + 1 },
+      state === 'VALID' && before.state !== 'VALID' ? { usedRegistrations: 0 } : {},
+    );
     return { before, after: { ...t } };
   }
 
@@ -120,7 +138,8 @@ class FakeSigningKeyRepository implements Pick<SigningKeyRepository, 'all' | 'ac
 
   async activate(key: NewSigningKey, onlyIfNone: boolean): Promise<boolean> {
     if (onlyIfNone && this.rows.some((r) => r.status === 'ACTIVE')) return false;
-    for (const r of this.rows) if (r.status === 'ACTIVE') Object.assign(r, { status: 'RETIRED', retiredAt: new Date() });
+    for (const r of this.rows)
+      if (r.status === 'ACTIVE') Object.assign(r, { status: 'RETIRED', retiredAt: new Date() });
     this.rows.push({ ...key, status: 'ACTIVE', createdAt: new Date(), retiredAt: null } as SigningKey);
     return true;
   }
@@ -160,20 +179,38 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
   describe('create', () => {
     it('stores a VALID token, adds it to the admission view and publishes created', async () => {
       const p = principal('member');
-      const res = await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('edge-1', { labels: { env: 'prod' } }) });
+      const res = await s.service.create({
+        principal: p,
+        namespace: 'system',
+        body: tokenCreateBody('edge-1', { labels: { env: 'prod' } }),
+      });
       expect(res.spec).toMatchObject({ state: 'VALID', type: 'NORMAL' });
       const [row] = s.tokens.rows.values();
-      expect(row).toMatchObject({ tenant: p.tenant, namespace: 'system', name: 'edge-1', labels: { env: 'prod' }, creatorId: p.sub, content: '' });
+      expect(row).toMatchObject({
+        tenant: p.tenant,
+        namespace: 'system',
+        name: 'edge-1',
+        labels: { env: 'prod' },
+        creatorId: p.sub,
+        content: '',
+      });
       expect(s.view.get(row.uid)).toMatchObject({ state: 'VALID' });
       expect(s.stream.published).toEqual([
-        expect.objectContaining({ subject: TokenEvents.created, payload: expect.objectContaining({ uid: row.uid, tenant: p.tenant, revision: 1 }) }),
+        expect.objectContaining({
+          subject: TokenEvents.created,
+          payload: expect.objectContaining({ uid: row.uid, tenant: p.tenant, revision: 1 }),
+        }),
       ]);
     });
 
     // Roles are the access policy's (RpcAccessGuard, walked by test/e2e/access-policy): the service checks the rest.
     it('refuses an expiration in the past, storing and publishing nothing', async () => {
       await expect(
-        s.service.create({ principal: principal('member'), namespace: 'system', body: tokenCreateBody('old', { spec: { expiration_timestamp: '2020-01-01T00:00:00Z' } }) }),
+        s.service.create({
+          principal: principal('member'),
+          namespace: 'system',
+          body: tokenCreateBody('old', { spec: { expiration_timestamp: '2020-01-01T00:00:00Z' } }),
+        }),
       ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect(s.tokens.rows.size).toBe(0);
       expect(s.stream.published).toEqual([]);
@@ -181,7 +218,9 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
 
     it('surfaces a failed publish to the caller (the token is stored: the event stream is behind)', async () => {
       s.stream.failNext();
-      await expect(s.service.create({ principal: principal('member'), namespace: 'system', body: tokenCreateBody('x') })).rejects.toThrow('stream unavailable');
+      await expect(
+        s.service.create({ principal: principal('member'), namespace: 'system', body: tokenCreateBody('x') }),
+      ).rejects.toThrow('stream unavailable');
       expect(s.tokens.rows.size).toBe(1);
     });
   });
@@ -190,7 +229,12 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
     it('rewrites the metadata, returning left-out fields to their defaults, and publishes replaced', async () => {
       const p = principal('member');
       await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('r', { labels: { a: '1' } }) });
-      await s.service.replace({ principal: p, namespace: 'system', name: 'r', body: { metadata: { name: 'r', description: 'new', disable: true } } });
+      await s.service.replace({
+        principal: p,
+        namespace: 'system',
+        name: 'r',
+        body: { metadata: { name: 'r', description: 'new', disable: true } },
+      });
       const [row] = s.tokens.rows.values();
       expect(row).toMatchObject({ labels: {}, description: 'new', disable: true, revision: 2 });
       expect(s.view.get(row.uid)).toMatchObject({ disable: true });
@@ -201,7 +245,12 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
       const owner = principal('member');
       await s.service.create({ principal: owner, namespace: 'system', body: tokenCreateBody('mine') });
       await expect(
-        s.service.replace({ principal: principal('admin'), namespace: 'system', name: 'mine', body: { metadata: { name: 'mine', disable: true } } }),
+        s.service.replace({
+          principal: principal('admin'),
+          namespace: 'system',
+          name: 'mine',
+          body: { metadata: { name: 'mine', disable: true } },
+        }),
       ).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect(s.stream.subjects()).toEqual([TokenEvents.created]);
       expect([...s.tokens.rows.values()][0].disable).toBe(false);
@@ -216,19 +265,29 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
       expect(res.obj.system_metadata.revision).toBe('2');
       const [row] = s.tokens.rows.values();
       expect(s.view.get(row.uid)).toMatchObject({ state: 'EXPIRED' });
-      expect(s.stream.published[1]).toMatchObject({ subject: TokenEvents.stateChanged, payload: { state: 'EXPIRED', previousState: 'VALID' } });
+      expect(s.stream.published[1]).toMatchObject({
+        subject: TokenEvents.stateChanged,
+        payload: { state: 'EXPIRED', previousState: 'VALID' },
+      });
     });
 
     it('expires what is due (and only that), and survives a failing database', async () => {
       const p = principal('member');
       const soon = new Date(Date.now() + 60_000).toISOString();
-      await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('due', { spec: { expiration_timestamp: soon } }) });
+      await s.service.create({
+        principal: p,
+        namespace: 'system',
+        body: tokenCreateBody('due', { spec: { expiration_timestamp: soon } }),
+      });
       await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('later') });
       await s.service.expireDue(new Date(Date.now() + 120_000));
       const byName = new Map([...s.tokens.rows.values()].map((t) => [t.name, t]));
       expect(byName.get('due')!.state).toBe('EXPIRED');
       expect(byName.get('later')!.state).toBe('VALID');
-      expect(s.stream.published.at(-1)).toMatchObject({ subject: TokenEvents.stateChanged, payload: { name: 'due', previousState: 'VALID' } });
+      expect(s.stream.published.at(-1)).toMatchObject({
+        subject: TokenEvents.stateChanged,
+        payload: { name: 'due', previousState: 'VALID' },
+      });
       s.tokens.failing = true;
       await expect(s.service.expireDue()).resolves.toBeUndefined();
     });
@@ -239,8 +298,16 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
       const p = principal('admin');
       await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('ref') });
       const [row] = s.tokens.rows.values();
-      s.registrations.rows.push({ uid: randomUUID(), tenant: p.tenant, namespace: 'system', name: 'node-1', tokenUid: row.uid } as Registration);
-      await expect(s.service.delete({ principal: p, namespace: 'system', name: 'ref', failIfReferred: true })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION' });
+      s.registrations.rows.push({
+        uid: randomUUID(),
+        tenant: p.tenant,
+        namespace: 'system',
+        name: 'node-1',
+        tokenUid: row.uid,
+      } as Registration);
+      await expect(
+        s.service.delete({ principal: p, namespace: 'system', name: 'ref', failIfReferred: true }),
+      ).rejects.toMatchObject({ code: 'FAILED_PRECONDITION' });
       expect(s.tokens.rows.size).toBe(1);
       await s.service.delete({ principal: p, namespace: 'system', name: 'ref', failIfReferred: false });
       expect(s.tokens.rows.size).toBe(0);
@@ -254,14 +321,28 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
 
     it("lists the caller's tenant only, filtered by label_filter, and refuses a malformed selector", async () => {
       const p = principal('member');
-      await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('b', { labels: { env: 'prod' } }) });
-      await s.service.create({ principal: p, namespace: 'system', body: tokenCreateBody('a', { labels: { env: 'dev' } }) });
-      await s.service.create({ principal: principal('member'), namespace: 'system', body: tokenCreateBody('c', { labels: { env: 'prod' } }) });
+      await s.service.create({
+        principal: p,
+        namespace: 'system',
+        body: tokenCreateBody('b', { labels: { env: 'prod' } }),
+      });
+      await s.service.create({
+        principal: p,
+        namespace: 'system',
+        body: tokenCreateBody('a', { labels: { env: 'dev' } }),
+      });
+      await s.service.create({
+        principal: principal('member'),
+        namespace: 'system',
+        body: tokenCreateBody('c', { labels: { env: 'prod' } }),
+      });
       const all = await s.service.list({ principal: p, namespace: 'system', ...report });
       expect(all.items.map((i) => i.name)).toEqual(['a', 'b']);
       const prod = await s.service.list({ principal: p, namespace: 'system', labelFilter: 'env=prod', ...report });
       expect(prod.items.map((i) => i.name)).toEqual(['b']);
-      await expect(s.service.list({ principal: p, namespace: 'system', labelFilter: 'env in (', ...report })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(
+        s.service.list({ principal: p, namespace: 'system', labelFilter: 'env in (', ...report }),
+      ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     });
   });
 
@@ -274,7 +355,9 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
       expect(row).toMatchObject({ type: 'JWT', siteName: 'Site A', namespace: 'system' });
       expect(row.name).toMatch(/^cloud-init-site-a-[0-9a-f]{8}$/);
       expect(decodeProtectedHeader(row.content).kid).toBe(s.keys.jwks().keys[0].kid);
-      await expect(s.service.cloudInit({ principal: p, provider: 'mainframe' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(s.service.cloudInit({ principal: p, provider: 'mainframe' })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
     });
   });
 });

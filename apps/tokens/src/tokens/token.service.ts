@@ -20,7 +20,13 @@ import {
 import type { Logger } from 'pino';
 import { RegistrationRepository } from './registration.repository';
 import { admissionTokenOf, TokenViewSync } from './token-view.sync';
-import { CLOUD_INIT_PROVIDERS, type CloudInitProvider, cloudInitProvider, renderCloudInit, reusableSiteJwt } from '../cloud-init/cloud-init';
+import {
+  CLOUD_INIT_PROVIDERS,
+  type CloudInitProvider,
+  cloudInitProvider,
+  renderCloudInit,
+  reusableSiteJwt,
+} from '../cloud-init/cloud-init';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
 import type { Token } from '../generated/prisma/client';
@@ -105,7 +111,13 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     return {};
   }
 
-  async list({ principal, namespace, labelFilter, reportFields, reportStatusFields }: ListTokensQueryCommand): Promise<TokenListResponse> {
+  async list({
+    principal,
+    namespace,
+    labelFilter,
+    reportFields,
+    reportStatusFields,
+  }: ListTokensQueryCommand): Promise<TokenListResponse> {
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.tokens.list(principal.tenant, namespace);
     const items = rows
@@ -128,7 +140,9 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       if (!token) throw notFound(namespace, name);
       const referring = await this.referringObjects(token);
       if (referring.length > 0) {
-        throw DomainError.failedPrecondition(`${name} is referred to by ${referring.length} site registration(s) and fail_if_referred is set`);
+        throw DomainError.failedPrecondition(
+          `${name} is referred to by ${referring.length} site registration(s) and fail_if_referred is set`,
+        );
       }
     }
     const deleted = await this.tokens.delete(k);
@@ -164,7 +178,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     const { token, created } = await this.tokens.reuseOrCreateSiteJwt(principal.tenant, site, async (rows) => {
       const now = new Date();
       const candidates = rows.map((t) => ({ ...admissionTokenOf(t), content: t.content, row: t }));
-      for (let rest = candidates; ; ) {
+      for (let rest = candidates; ;) {
         const usable = reusableSiteJwt(rest, site, now);
         if (!usable) break;
         if (await this.keys.verify(usable.content)) return { existing: usable.row };
@@ -212,7 +226,12 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     const uid = randomUUID();
     const content =
       spec.type === 'JWT'
-        ? await this.keys.sign({ tokenUid: uid, tenant: principal.tenant, siteName: spec.siteName || undefined, expiresAt: spec.expiresAt })
+        ? await this.keys.sign({
+            tokenUid: uid,
+            tenant: principal.tenant,
+            siteName: spec.siteName || undefined,
+            expiresAt: spec.expiresAt,
+          })
         : '';
     return {
       uid,
@@ -242,7 +261,13 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   /** Site registrations made with the token refer to it. */
   private async referringObjects(token: Token): Promise<ObjectRef[]> {
     const rows = await this.registrations.byToken(token.tenant, token.uid);
-    return rows.map((r) => ({ kind: 'registration', name: r.name, namespace: r.namespace, tenant: r.tenant, uid: r.uid }));
+    return rows.map((r) => ({
+      kind: 'registration',
+      name: r.name,
+      namespace: r.namespace,
+      tenant: r.tenant,
+      uid: r.uid,
+    }));
   }
 }
 
@@ -259,7 +284,6 @@ function cloudInitTokenName(siteName: string | undefined, suffix: string): strin
 function key(principal: Principal, namespace: string, name: string): TokenKey {
   return { tenant: principal.tenant, namespace, name };
 }
-
 
 function notFound(namespace: string, name: string): DomainError {
   return DomainError.notFound(`ves.io.schema.token.Object: ${name} does not exist in namespace ${namespace}`);

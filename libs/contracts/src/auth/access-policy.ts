@@ -23,7 +23,9 @@ export function refusal(rule: AccessRule | RpcRule, principal: Principal): strin
   if ('public' in rule || 'internal' in rule) return null;
   const kind = principalKind(principal);
   if (!rule.kinds.includes(kind)) {
-    return principal.project ? `this ${kind === 'project-key' ? 'key' : 'token'} is scoped to project ${principal.project}: it cannot call this route` : `a ${kind} cannot call this route`;
+    return principal.project
+      ? `this ${kind === 'project-key' ? 'key' : 'token'} is scoped to project ${principal.project}: it cannot call this route`
+      : `a ${kind} cannot call this route`;
   }
   if (!hasRole(principal, rule.role)) return `this operation needs the ${rule.role} role`;
   return null;

@@ -20,7 +20,8 @@ export class RpcAccessGuard implements CanActivate {
     if (!rule) throw DomainError.permissionDenied(`no access rule for ${subject}`);
     if ('internal' in rule) return true;
     const principal = (rpc.getData() as { principal?: unknown } | null)?.principal;
-    if (!isPrincipal(principal)) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'the request carries no valid principal');
+    if (!isPrincipal(principal))
+      throw new DomainError(ErrorCode.UNAUTHENTICATED, 'the request carries no valid principal');
     const why = refusal(rule, principal);
     if (why) throw DomainError.permissionDenied(why);
     return true;

@@ -22,7 +22,10 @@ export function parseApiKey(value: string): ParsedApiKey | null {
   const m = SHAPE.exec(value);
   if (!m) return null;
   const h = m[1];
-  return { id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`, secret: m[2] };
+  return {
+    id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+    secret: m[2],
+  };
 }
 
 /** A new key for the id given: its value (shown once) and the hash to store. */

@@ -2,7 +2,13 @@ import type { Page } from '../backend/page-query.dto';
 import { declareEvent, declareRpc } from '../messaging/contract';
 import { PROJECTS_STREAM } from '../projects/projects.subjects';
 import type { MessageResponse } from '../projects/projects.views';
-import { ApiKeyIdCommand, ApiKeyRevokedEvent, CreateApiKeyCommand, ListApiKeysCommand, ResolveApiKeyQuery } from './api-key.dto';
+import {
+  ApiKeyIdCommand,
+  ApiKeyRevokedEvent,
+  CreateApiKeyCommand,
+  ListApiKeysCommand,
+  ResolveApiKeyQuery,
+} from './api-key.dto';
 import { ApiKeyEvents, ApiKeySubjects } from './api-key.subjects';
 import type { ApiKeyCreated, ApiKeyView, ResolvedApiKey } from './api-key.views';
 

@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested, IsInt } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+  IsInt,
+} from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 import { ROLES, type Role } from '../auth/principal';
 import { MAX_PAGE_SIZE, PageQuery } from '../backend/page-query.dto';
@@ -29,7 +42,11 @@ export class CreateApiKeyRequest {
   @MaxLength(128)
   projectId?: string;
 
-  @ApiPropertyOptional({ enum: ROLES, default: 'member', description: 'What the key may do: viewer reads, member also sends and writes.' })
+  @ApiPropertyOptional({
+    enum: ROLES,
+    default: 'member',
+    description: 'What the key may do: viewer reads, member also sends and writes.',
+  })
   @IsOptional()
   @IsIn(ROLES)
   role?: Role;

@@ -57,7 +57,10 @@ export type FrameOf<C> = C extends StreamContract<unknown, infer F> ? F : never;
  * Declares a request-reply subject: `declareRpc(subject, PayloadClass).returns<Reply>()`. Without a class
  * the subject takes no payload.
  */
-export function declareRpc<P = NoPayload>(subject: string, payload?: PayloadClass<P>): { returns<R>(): RpcContract<P, R> } {
+export function declareRpc<P = NoPayload>(
+  subject: string,
+  payload?: PayloadClass<P>,
+): { returns<R>(): RpcContract<P, R> } {
   return { returns: () => ({ kind: 'rpc', subject, payload }) };
 }
 
@@ -81,7 +84,10 @@ export const LONG_CALL_PEER_TIMEOUT_MS = 2000;
  * provider): `declareLongCall(subject, PayloadClass).returns<Reply>()`. It travels as a stream of
  * `LongCallFrame`s; the typed client's `longCall` answers the reply.
  */
-export function declareLongCall<P>(subject: string, payload: PayloadClass<P>): { returns<R>(): StreamContract<P, LongCallFrame<R>> } {
+export function declareLongCall<P>(
+  subject: string,
+  payload: PayloadClass<P>,
+): { returns<R>(): StreamContract<P, LongCallFrame<R>> } {
   return { returns: () => ({ kind: 'stream', subject, payload }) };
 }
 

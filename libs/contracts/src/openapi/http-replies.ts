@@ -15,7 +15,12 @@ import type { PromptTemplateView, PromptView } from '../prompts/prompt.views';
 import type { ProviderTestResult, ProviderView, SystemProviderView } from '../providers/provider.views';
 import type { Jwks, RegistrationListResponse, RegistrationObject } from '../registrations/registration.views';
 import type { ApiKeyCreated, ApiKeyView } from '../keys/api-key.views';
-import type { TokenCreateResponse, TokenGetResponse, TokenListResponse, TokenObjectChangeResponse } from '../tokens/token.views';
+import type {
+  TokenCreateResponse,
+  TokenGetResponse,
+  TokenListResponse,
+  TokenObjectChangeResponse,
+} from '../tokens/token.views';
 
 /*
  * The HTTP API's bodies, by the name its OpenAPI document gives them. `pnpm schemas:http` turns
@@ -48,7 +53,17 @@ export interface ChatCompletion {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: { index: number; message: { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[]; refusal: null }; logprobs: null; finish_reason: string }[];
+  choices: {
+    index: number;
+    message: {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+      refusal: null;
+    };
+    logprobs: null;
+    finish_reason: string;
+  }[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 export type PromptPage = Page<'prompts', PromptView>;

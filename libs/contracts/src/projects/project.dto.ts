@@ -13,16 +13,27 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { DEPLOYMENT_STATUSES, type DeploymentStatus, GUARDRAIL_MODES, type GuardrailEntryMode, SCANNER_DIRECTIONS, type ScannerDirection } from './scanner.enums';
+import {
+  DEPLOYMENT_STATUSES,
+  type DeploymentStatus,
+  GUARDRAIL_MODES,
+  type GuardrailEntryMode,
+  SCANNER_DIRECTIONS,
+  type ScannerDirection,
+} from './scanner.enums';
 
 export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,127}$/;
-export const PROJECT_NAME_MESSAGE = 'name must be 1-128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit';
+export const PROJECT_NAME_MESSAGE =
+  'name must be 1-128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit';
 /** Entries per list (scanners, packages, providers) of one project. */
 export const MAX_PROJECT_ENTRIES = 100;
 
 /** The settings of a guardrail entry (a scanner or package in a project), all optional. */
 export class GuardrailEntryChange {
-  @ApiPropertyOptional({ example: 'v_2', description: 'A published version (name or id) to pin, or "latest" (default) to follow the scanner.' })
+  @ApiPropertyOptional({
+    example: 'v_2',
+    description: 'A published version (name or id) to pin, or "latest" (default) to follow the scanner.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)
@@ -38,7 +49,10 @@ export class GuardrailEntryChange {
   @IsBoolean()
   blocking?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'Carried to the message proxy: the entry applies even where a request asks to skip scanners.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Carried to the message proxy: the entry applies even where a request asks to skip scanners.',
+  })
   @IsOptional()
   @IsBoolean()
   force?: boolean;
@@ -87,7 +101,10 @@ export class ProviderEntryChange {
   @MaxLength(64, { each: true })
   capabilities?: string[];
 
-  @ApiPropertyOptional({ default: false, description: 'At most one provider is the default: setting it clears the others.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'At most one provider is the default: setting it clears the others.',
+  })
   @IsOptional()
   @IsBoolean()
   default?: boolean;
@@ -107,12 +124,16 @@ export class ProviderEntryInput extends ProviderEntryChange {
 /** Whole lists: each given list replaces the project's list; an absent one is kept. */
 /** How the message proxy treats what it cannot scan (see GuardSettings in the proxy contracts). */
 export class GuardSettingsInput {
-  @ApiPropertyOptional({ enum: ['refuse', 'flag'], description: 'refuse: images, binary documents and unknown types are refused; flag: they pass and the prompt is flagged. Unset: binary content passes flagged, unknown types are refused.' })
+  @ApiPropertyOptional({
+    enum: ['refuse', 'flag'],
+    description:
+      'refuse: images, binary documents and unknown types are refused; flag: they pass and the prompt is flagged. Unset: binary content passes flagged, unknown types are refused.',
+  })
   @IsOptional()
   @IsIn(['refuse', 'flag'])
   unreadableContent?: 'refuse' | 'flag';
 
-  @ApiPropertyOptional({ description: "Scan the descriptions and schemas of the tools a request declares." })
+  @ApiPropertyOptional({ description: 'Scan the descriptions and schemas of the tools a request declares.' })
   @IsOptional()
   @IsBoolean()
   scanToolDescriptions?: boolean;
@@ -170,7 +191,10 @@ class ProjectFields {
   @MaxLength(128)
   chatbotId?: string;
 
-  @ApiPropertyOptional({ maxLength: 128, description: "The identity provider's role (or group) whose holders administer the project." })
+  @ApiPropertyOptional({
+    maxLength: 128,
+    description: "The identity provider's role (or group) whose holders administer the project.",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(128)
@@ -182,7 +206,11 @@ class ProjectFields {
   @MaxLength(128)
   memberRoleId?: string;
 
-  @ApiPropertyOptional({ enum: DEPLOYMENT_STATUSES, default: 'draft', description: 'Only a live project enforces its scanners.' })
+  @ApiPropertyOptional({
+    enum: DEPLOYMENT_STATUSES,
+    default: 'draft',
+    description: 'Only a live project enforces its scanners.',
+  })
   @IsOptional()
   @IsIn(DEPLOYMENT_STATUSES)
   deploymentStatus?: DeploymentStatus;
@@ -213,7 +241,8 @@ export class UpdateProjectRequest extends ProjectFields {
 export class GetProjectQuery {
   @ApiPropertyOptional({
     example: '2026-11-21T10:00:00Z',
-    description: 'ISO 8601 instant (a date alone is midnight UTC; a time needs Z or an offset): the config as it was then.',
+    description:
+      'ISO 8601 instant (a date alone is midnight UTC; a time needs Z or an offset): the config as it was then.',
   })
   @IsOptional()
   @IsString()

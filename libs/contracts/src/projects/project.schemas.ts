@@ -81,7 +81,11 @@ export class PackageSchema {
   @ApiProperty() createdBy!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The latest version\'s meta (id, name, direction, published, f1Score, ...).' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "The latest version's meta (id, name, direction, published, f1Score, ...).",
+  })
   versionMeta!: Record<string, unknown>;
   @ApiProperty({ type: [PackageDetectorSchema] }) detectors!: PackageDetectorSchema[];
 }
@@ -89,5 +93,6 @@ export class PackageSchema {
 export class PackagePageSchema {
   @ApiProperty({ type: [PackageSchema] }) packages!: PackageSchema[];
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Cursor of the next page.' }) next!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'Cursor of the previous page.' }) prev!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Cursor of the previous page.' }) prev!:
+    string | null;
 }

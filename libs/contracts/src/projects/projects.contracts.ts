@@ -24,7 +24,10 @@ import {
   UpdateProjectCommand,
   UpdateProviderEntryCommand,
   UpdateScannerCommand,
-  UpdateScannerVersionCommand, AttachByIdCommand, GlobalProjectCommand } from './projects-rpc.dto';
+  UpdateScannerVersionCommand,
+  AttachByIdCommand,
+  GlobalProjectCommand,
+} from './projects-rpc.dto';
 import { ProjectChangedEvent, ScannerChangedEvent } from './projects.events';
 import { PROJECTS_STREAM, ProjectEvents, ProjectSubjects, ScannerSubjects } from './projects.subjects';
 import type {
@@ -65,12 +68,24 @@ export const ScannerRpc = {
   get: declareRpc(ScannerSubjects.get, ScannerRefCommand).returns<{ scanner: ScannerView }>(),
   update: declareRpc(ScannerSubjects.update, UpdateScannerCommand).returns<ScannerUpdateResponse>(),
   delete: declareRpc(ScannerSubjects.delete, ScannerRefCommand).returns<MessageResponse>(),
-  listVersions: declareRpc(ScannerSubjects.listVersions, ListScannerVersionsCommand).returns<Page<'versions', ScannerVersionView>>(),
-  getVersion: declareRpc(ScannerSubjects.getVersion, ScannerVersionRefCommand).returns<{ version: ScannerVersionView }>(),
-  updateVersion: declareRpc(ScannerSubjects.updateVersion, UpdateScannerVersionCommand).returns<ScannerUpdateResponse>(),
-  stageDataset: declareRpc(ScannerSubjects.stageDataset, StageDatasetCommand).returns<{ uploadId: string; part: number }>(),
+  listVersions: declareRpc(ScannerSubjects.listVersions, ListScannerVersionsCommand).returns<
+    Page<'versions', ScannerVersionView>
+  >(),
+  getVersion: declareRpc(ScannerSubjects.getVersion, ScannerVersionRefCommand).returns<{
+    version: ScannerVersionView;
+  }>(),
+  updateVersion: declareRpc(
+    ScannerSubjects.updateVersion,
+    UpdateScannerVersionCommand,
+  ).returns<ScannerUpdateResponse>(),
+  stageDataset: declareRpc(ScannerSubjects.stageDataset, StageDatasetCommand).returns<{
+    uploadId: string;
+    part: number;
+  }>(),
   evaluate: declareRpc(ScannerSubjects.evaluate, EvaluateDatasetCommand).returns<{ datasetRun: DatasetRunView }>(),
-  listEvaluations: declareRpc(ScannerSubjects.listEvaluations, ListEvaluationsCommand).returns<Page<'datasetRuns', DatasetRunView>>(),
+  listEvaluations: declareRpc(ScannerSubjects.listEvaluations, ListEvaluationsCommand).returns<
+    Page<'datasetRuns', DatasetRunView>
+  >(),
   listPackages: declareRpc(ScannerSubjects.listPackages, ListPackagesCommand).returns<Page<'packages', PackageView>>(),
 } as const;
 

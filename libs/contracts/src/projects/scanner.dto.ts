@@ -28,10 +28,15 @@ export class ScannerVersionInput {
   @MaxLength(2048)
   description?: string;
 
-  @ApiPropertyOptional({ example: 'v_2', description: 'Defaults to v_<n>. Only a new version takes a name; names are unique per scanner.' })
+  @ApiPropertyOptional({
+    example: 'v_2',
+    description: 'Defaults to v_<n>. Only a new version takes a name; names are unique per scanner.',
+  })
   @IsOptional()
   @IsString()
-  @Matches(VERSION_NAME, { message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' })
+  @Matches(VERSION_NAME, {
+    message: 'name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  })
   name?: string;
 
   @ApiPropertyOptional({ description: 'Publish (or unpublish) the version.' })
@@ -39,7 +44,10 @@ export class ScannerVersionInput {
   @IsBoolean()
   published?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'Make the new version the latest: what the scanner shows and what unpinned project entries follow.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Make the new version the latest: what the scanner shows and what unpinned project entries follow.',
+  })
   @IsOptional()
   @IsBoolean()
   push?: boolean;
@@ -52,7 +60,12 @@ export class CreateScannerRequest {
   @MaxLength(128)
   name!: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' }, description: CONFIG_DESCRIPTION })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' },
+    description: CONFIG_DESCRIPTION,
+  })
   @IsObject()
   config!: Record<string, unknown>;
 
@@ -74,7 +87,10 @@ export class CreateScannerRequest {
   @IsBoolean()
   published?: boolean;
 
-  @ApiPropertyOptional({ type: ScannerVersionInput, description: 'Description and name of the first version (push does not apply).' })
+  @ApiPropertyOptional({
+    type: ScannerVersionInput,
+    description: 'Description and name of the first version (push does not apply).',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

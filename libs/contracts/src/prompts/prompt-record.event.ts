@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsISO8601, IsInt, IsObject, IsOptional, IsString, IsUUID, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  ValidateNested,
+} from 'class-validator';
 
 export const PROMPT_OUTCOMES = ['cleared', 'flagged', 'redacted', 'blocked'] as const;
 export type PromptOutcome = (typeof PROMPT_OUTCOMES)[number];
@@ -17,7 +28,6 @@ export interface ScannerVersionMeta {
   latestDatasetResult: { datasetRunId: string; f1Score: number } | null;
   published: boolean;
 }
-
 
 /** The spec's Scanner result: one scanner's verdict on one direction of one prompt. */
 export class ScannerResultRecord {

@@ -1,11 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 import { PageQuery } from '../backend/page-query.dto';
 
 /** `?outcomes=a,b` and `?outcomes=a&outcomes=b` alike arrive as a list. */
-const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+const asList = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /**
  * `GET /backend/v1/prompts` query. The filters travel to the prompts service as text, which checks
@@ -29,7 +42,10 @@ export class ListPromptsQuery extends PageQuery {
   @IsString({ each: true })
   outcomes?: string[];
 
-  @ApiPropertyOptional({ description: 'ISO 8601: only prompts received after this time.', example: '2026-01-01T00:00:00Z' })
+  @ApiPropertyOptional({
+    description: 'ISO 8601: only prompts received after this time.',
+    example: '2026-01-01T00:00:00Z',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)

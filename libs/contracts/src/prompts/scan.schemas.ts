@@ -6,12 +6,18 @@ export class ScannerResultSchema {
   @ApiProperty() scannerId!: string;
   @ApiProperty({ enum: ['passed', 'failed'], description: '`failed`: the scanner triggered.' }) outcome!: string;
   @ApiProperty({ enum: ['request', 'response'] }) scanDirection!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: '{type, matches}' }) data!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: '{type, matches}' }) data!: Record<
+    string,
+    unknown
+  >;
   @ApiProperty() message!: string;
   @ApiProperty() customConfig!: boolean;
   @ApiProperty({ format: 'date-time' }) startedDate!: string;
   @ApiProperty({ format: 'date-time' }) completedDate!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) scannerVersionMeta!: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) scannerVersionMeta!: Record<
+    string,
+    unknown
+  > | null;
 }
 
 export class ScanResultSchema {
@@ -22,7 +28,10 @@ export class ScanResultSchema {
 export class ScanSchema {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() input!: string;
-  @ApiProperty({ description: 'The input with matches masked when the outcome is `redacted`; the input itself otherwise.' }) redactedInput!: string;
+  @ApiProperty({
+    description: 'The input with matches masked when the outcome is `redacted`; the input itself otherwise.',
+  })
+  redactedInput!: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) projectId!: string | null;
   @ApiProperty() userId!: string;
   @ApiProperty({ format: 'date-time' }) receivedAt!: string;

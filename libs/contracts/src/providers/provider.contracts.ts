@@ -1,14 +1,24 @@
 import { declareEvent, declareLongCall, declareRpc } from '../messaging/contract';
 import type { ServiceHealthView } from '../messaging/health';
 import type { Page } from '../backend/page-query.dto';
-import { CreateProviderCommand, ListProvidersCommand, ProviderRefCommand, ProviderRuntimeQuery, SystemProviderQuery, TestProviderCommand, UpdateProviderCommand } from './provider-rpc.dto';
+import {
+  CreateProviderCommand,
+  ListProvidersCommand,
+  ProviderRefCommand,
+  ProviderRuntimeQuery,
+  SystemProviderQuery,
+  TestProviderCommand,
+  UpdateProviderCommand,
+} from './provider-rpc.dto';
 import { ProviderChangedEvent } from './provider.events';
 import { PROVIDERS_STREAM, ProviderEvents, ProviderSubjects } from './provider.subjects';
 import type { ProviderRuntime, ProviderTestResult, ProviderView, SystemProviderView } from './provider.views';
 
 /** The providers service's requests: payload class and reply of each subject. */
 export const ProviderRpc = {
-  listSystem: declareRpc(ProviderSubjects.listSystem, SystemProviderQuery).returns<{ providers: SystemProviderView[] }>(),
+  listSystem: declareRpc(ProviderSubjects.listSystem, SystemProviderQuery).returns<{
+    providers: SystemProviderView[];
+  }>(),
   getSystem: declareRpc(ProviderSubjects.getSystem, ProviderRefCommand).returns<{ provider: SystemProviderView }>(),
   create: declareRpc(ProviderSubjects.create, CreateProviderCommand).returns<{ id: string }>(),
   list: declareRpc(ProviderSubjects.list, ListProvidersCommand).returns<Page<'providers', ProviderView>>(),

@@ -1,6 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { IsStringMap } from '../validation/string-map';
 
 export const PROVIDER_CAPABILITIES = ['chat', 'completion', 'embedding', 'image'] as const;
@@ -129,7 +145,11 @@ class ProviderConnection {
   @IsStringMap()
   inputs?: Record<string, string>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'Stored encrypted, returned masked.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Stored encrypted, returned masked.',
+  })
   @IsOptional()
   @IsStringMap()
   secrets?: Record<string, string>;
@@ -232,7 +252,10 @@ export class TestProviderRequest extends ProviderConnection {
   @IsString()
   capability?: string;
 
-  @ApiPropertyOptional({ description: 'Alias of `inputs.prompt`, which wins when both are given: the prompt sent in the test; default "Say hello."' })
+  @ApiPropertyOptional({
+    description:
+      'Alias of `inputs.prompt`, which wins when both are given: the prompt sent in the test; default "Say hello."',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)

@@ -72,7 +72,13 @@ export interface SystemProviderView extends ProviderView {
 }
 
 export interface ProviderTestExchange {
-  request: { method: string; url: string; headers: Record<string, string>; queryParams: Record<string, string>; body: string | null };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    queryParams: Record<string, string>;
+    body: string | null;
+  };
   response: { statusCode: number; headers: Record<string, string>; body: string } | null;
 }
 

@@ -25,7 +25,10 @@ export interface ExchangeTiming {
  * frames come every STREAM_HEARTBEAT_MS from the start, so the gateway can tell a silent model from
  * a proxy that is gone.
  */
-export type StreamFrame = { kind: 'head'; status: number; contentType: string; promptId: string; timing?: ExchangeTiming } | { kind: 'data'; data: string } | { kind: 'ping' };
+export type StreamFrame =
+  | { kind: 'head'; status: number; contentType: string; promptId: string; timing?: ExchangeTiming }
+  | { kind: 'data'; data: string }
+  | { kind: 'ping' };
 
 /** How often the proxy sends a ping frame, and the gateway a heartbeat on `<cancelSubject>.alive` (ms). */
 export const STREAM_HEARTBEAT_MS = 500;

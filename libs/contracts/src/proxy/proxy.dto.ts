@@ -1,6 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 
 /** One message of the Anthropic Messages API; `content` is a string or a list of content blocks. */
@@ -105,7 +119,9 @@ export class SendPromptRequest {
   @MaxLength(128)
   provider!: string;
 
-  @ApiPropertyOptional({ description: 'A project id or name; default: the token\'s project, else the tenant\'s default project.' })
+  @ApiPropertyOptional({
+    description: "A project id or name; default: the token's project, else the tenant's default project.",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(128)
@@ -144,7 +160,9 @@ export class ScanRequest {
   @IsBoolean()
   flagOnly?: boolean;
 
-  @ApiPropertyOptional({ description: 'false: list only the scanners that triggered. Unset or true: every scanner run.' })
+  @ApiPropertyOptional({
+    description: 'false: list only the scanners that triggered. Unset or true: every scanner run.',
+  })
   @IsOptional()
   @IsBoolean()
   verbose?: boolean;

@@ -24,7 +24,10 @@ export const PROXY_STREAM = 'PROXY';
  * The stream of prompt records. Its writer (the message proxy) and its reader (the prompts service)
  * both declare it with this one spec, so neither undoes the other's `ensureStream`.
  */
-export const PROXY_STREAM_SPEC: { name: string; subjects: string[] } = { name: PROXY_STREAM, subjects: [ProxyEvents.promptRecorded] };
+export const PROXY_STREAM_SPEC: { name: string; subjects: string[] } = {
+  name: PROXY_STREAM,
+  subjects: [ProxyEvents.promptRecorded],
+};
 
 /** JetStream key-value bucket where the message proxy's replicas share each provider's limits. */
 export const PROVIDER_LIMITS_BUCKET = 'provider-limits';

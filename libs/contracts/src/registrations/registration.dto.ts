@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsLatitude, IsLongitude, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsInt,
+  IsLatitude,
+  IsLongitude,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 import { DNS_LABEL, DNS_LABEL_MESSAGE } from '../validation/dns-label';
 
@@ -72,12 +83,16 @@ export class RegistrationsByTokenRequest {
 export class CloudInitQuery {
   @ApiProperty({
     example: 'kvm',
-    description: 'The site provider: kvm, vmware, aws, azure, gcp, openstack, nutanix or baremetal (all boot from the same cloud-init). Any other is a 400.',
+    description:
+      'The site provider: kvm, vmware, aws, azure, gcp, openstack, nutanix or baremetal (all boot from the same cloud-init). Any other is a 400.',
   })
   @IsString()
   provider!: string;
 
-  @ApiPropertyOptional({ description: "The site. A valid JWT token already bound to it is reused; otherwise a new one is issued, bound to it." })
+  @ApiPropertyOptional({
+    description:
+      'The site. A valid JWT token already bound to it is reused; otherwise a new one is issued, bound to it.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(256)

@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { DNS_LABEL, DNS_LABEL_MESSAGE } from '../validation/dns-label';
 import { EnumNameOrNumber } from '../validation/enum-name';
 import { IsStringMap } from '../validation/string-map';
@@ -72,7 +85,10 @@ export class TokenCreateSpec {
   @IsISO8601({ strict: true }, { message: 'expiration_timestamp must be an RFC 3339 date-time' })
   expiration_timestamp?: string;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Extension: how many sites the token may admit before it moves to EXPIRED.' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    description: 'Extension: how many sites the token may admit before it moves to EXPIRED.',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -137,7 +153,10 @@ export class TokenStateRequest {
   @IsString()
   namespace?: string;
 
-  @ApiProperty({ enum: TOKEN_STATES, description: 'UNKNOWN (0), VALID (1) or EXPIRED (3); name or number. Default UNKNOWN.' })
+  @ApiProperty({
+    enum: TOKEN_STATES,
+    description: 'UNKNOWN (0), VALID (1) or EXPIRED (3); name or number. Default UNKNOWN.',
+  })
   @IsOptional()
   @EnumNameOrNumber(TOKEN_STATE_NUMBERS)
   @IsIn(TOKEN_STATES, { message: `state must be one of ${TOKEN_STATES.join(', ')}` })
@@ -159,7 +178,10 @@ export class ListTokensQuery {
   @MaxLength(4096)
   label_filter?: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'Present (even bare, `?report_fields`) to fill metadata, system_metadata and get_spec.' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Present (even bare, `?report_fields`) to fill metadata, system_metadata and get_spec.',
+  })
   @IsOptional()
   report_fields?: string | string[];
 

@@ -1,11 +1,35 @@
 import { declareEvent, declareRpc } from '../messaging/contract';
 import type { ServiceHealthView } from '../messaging/health';
-import { CloudInitCommand, DeleteRegistrationCommand, ListRegistrationsCommand, RegisterSiteCommand, RegistrationsByTokenCommand } from '../registrations/registration.dto';
+import {
+  CloudInitCommand,
+  DeleteRegistrationCommand,
+  ListRegistrationsCommand,
+  RegisterSiteCommand,
+  RegistrationsByTokenCommand,
+} from '../registrations/registration.dto';
 import type { Jwks, RegistrationListResponse, RegistrationObject } from '../registrations/registration.views';
-import { CreateTokenCommand, DeleteTokenCommand, GetTokenCommand, ListTokensQueryCommand, ReplaceTokenCommand, SetTokenStateCommand } from './token-rpc.dto';
-import { SiteAdmissionEvent, TokenCreatedEvent, TokenDeletedEvent, TokenReplacedEvent, TokenStateChangedEvent } from './token.events';
+import {
+  CreateTokenCommand,
+  DeleteTokenCommand,
+  GetTokenCommand,
+  ListTokensQueryCommand,
+  ReplaceTokenCommand,
+  SetTokenStateCommand,
+} from './token-rpc.dto';
+import {
+  SiteAdmissionEvent,
+  TokenCreatedEvent,
+  TokenDeletedEvent,
+  TokenReplacedEvent,
+  TokenStateChangedEvent,
+} from './token.events';
 import { TOKENS_ADMISSIONS_STREAM, TOKENS_STREAM, TokenEvents, TokenSubjects } from './token.subjects';
-import type { TokenCreateResponse, TokenGetResponse, TokenListResponse, TokenObjectChangeResponse } from './token.views';
+import type {
+  TokenCreateResponse,
+  TokenGetResponse,
+  TokenListResponse,
+  TokenObjectChangeResponse,
+} from './token.views';
 
 /** The tokens service's requests: payload class and reply of each subject. */
 export const TokenRpc = {
@@ -17,9 +41,17 @@ export const TokenRpc = {
   setState: declareRpc(TokenSubjects.setState, SetTokenStateCommand).returns<TokenObjectChangeResponse>(),
   cloudInit: declareRpc(TokenSubjects.cloudInit, CloudInitCommand).returns<{ cloud_init_config: string }>(),
   register: declareRpc(TokenSubjects.register, RegisterSiteCommand).returns<RegistrationObject>(),
-  listRegistrations: declareRpc(TokenSubjects.listRegistrations, ListRegistrationsCommand).returns<RegistrationListResponse>(),
-  deleteRegistration: declareRpc(TokenSubjects.deleteRegistration, DeleteRegistrationCommand).returns<Record<string, never>>(),
-  registrationsByToken: declareRpc(TokenSubjects.registrationsByToken, RegistrationsByTokenCommand).returns<RegistrationListResponse>(),
+  listRegistrations: declareRpc(
+    TokenSubjects.listRegistrations,
+    ListRegistrationsCommand,
+  ).returns<RegistrationListResponse>(),
+  deleteRegistration: declareRpc(TokenSubjects.deleteRegistration, DeleteRegistrationCommand).returns<
+    Record<string, never>
+  >(),
+  registrationsByToken: declareRpc(
+    TokenSubjects.registrationsByToken,
+    RegistrationsByTokenCommand,
+  ).returns<RegistrationListResponse>(),
   jwks: declareRpc(TokenSubjects.jwks).returns<Jwks>(),
   health: declareRpc(TokenSubjects.health).returns<ServiceHealthView>(),
 } as const;

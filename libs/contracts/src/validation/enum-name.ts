@@ -7,7 +7,8 @@ import { Transform } from 'class-transformer';
 export function EnumNameOrNumber(names: Record<number, string>): PropertyDecorator {
   return Transform(({ value }) => {
     if (typeof value === 'number' && names[value] !== undefined) return names[value];
-    if (typeof value === 'string' && /^\d+$/.test(value) && names[Number(value)] !== undefined) return names[Number(value)];
+    if (typeof value === 'string' && /^\d+$/.test(value) && names[Number(value)] !== undefined)
+      return names[Number(value)];
     return value;
   });
 }

@@ -44,7 +44,11 @@ describe('program-size limits on save', () => {
     const started = performance.now();
     const problems = validateScannerConfig({ type: 'regex', patterns: ['ok', costly, costly, costly, costly, costly] });
     expect(problems).toHaveLength(5);
-    expect(problems[0]).toMatchObject({ loc: ['patterns', '1'], msg: expect.stringContaining(JSON.stringify(costly)), type: 'value_error' });
+    expect(problems[0]).toMatchObject({
+      loc: ['patterns', '1'],
+      msg: expect.stringContaining(JSON.stringify(costly)),
+      type: 'value_error',
+    });
     // Compiling them used to take about 0.3 s each; pricing them is one pass over Unicode per property, cached.
     expect(performance.now() - started).toBeLessThan(2_000);
   });
@@ -98,9 +102,14 @@ describe('ScanDeadline', () => {
     let now = 0;
     const deadline = new ScanDeadline(100, () => now);
     const scanners = [compileScanner({ type: 'pii' }), compileScanner({ type: 'secrets' })];
-    expect(scanAll(scanners, 'mail jane@example.com', { deadline }).map((r) => r.outcome)).toEqual(['failed', 'passed']);
+    expect(scanAll(scanners, 'mail jane@example.com', { deadline }).map((r) => r.outcome)).toEqual([
+      'failed',
+      'passed',
+    ]);
     now = 101;
-    expect(() => scanAll(scanners, 'mail jane@example.com', { deadline })).toThrow(expect.objectContaining({ limit: 'budget', max: 100 }));
+    expect(() => scanAll(scanners, 'mail jane@example.com', { deadline })).toThrow(
+      expect.objectContaining({ limit: 'budget', max: 100 }),
+    );
     expect(() => scanAll(scanners, 'x', { deadline })).toThrow(ScanLimitError);
   });
 });

@@ -44,17 +44,29 @@ export function scannerConfigWarnings(config: unknown, cap = MATCH_LENGTH_CAP): 
   });
   const warnings: ConfigProblem[] = [];
   if (c.type === 'regex') {
-    const patterns = typeof c.pattern === 'string' ? [[['pattern'], c.pattern] as const] : Array.isArray(c.patterns) ? c.patterns.map((p, i) => [['patterns', String(i)], p] as const) : [];
+    const patterns =
+      typeof c.pattern === 'string'
+        ? [[['pattern'], c.pattern] as const]
+        : Array.isArray(c.patterns)
+          ? c.patterns.map((p, i) => [['patterns', String(i)], p] as const)
+          : [];
     for (const [loc, p] of patterns) {
       if (typeof p !== 'string') continue;
       const max = analysePattern(canonicalizePattern(p)).maxLength;
-      if (max > cap) warnings.push(warn([...loc], `The pattern ${JSON.stringify(p.length > 60 ? `${p.slice(0, 57)}...` : p)}`, max));
+      if (max > cap)
+        warnings.push(warn([...loc], `The pattern ${JSON.stringify(p.length > 60 ? `${p.slice(0, 57)}...` : p)}`, max));
     }
   }
   if (c.type === 'keyword' && Array.isArray(c.words)) {
     c.words.forEach((w, i) => {
       if (typeof w === 'string' && /\S\s+\S/.test(w.trim())) {
-        warnings.push(warn(['words', String(i)], `The phrase ${JSON.stringify(w)} (any run of whitespace between its words)`, Infinity));
+        warnings.push(
+          warn(
+            ['words', String(i)],
+            `The phrase ${JSON.stringify(w)} (any run of whitespace between its words)`,
+            Infinity,
+          ),
+        );
       }
     });
   }

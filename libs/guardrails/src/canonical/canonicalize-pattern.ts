@@ -120,14 +120,15 @@ function canonicalClass(cls: string): string {
     const isRange = chars[k + 1] === '-' && k + 2 < chars.length;
     if (isRange) {
       const lo = c.codePointAt(0) as number;
-      const hi = (chars[k + 2] === '\\' ? chars[k + 3] ?? '' : chars[k + 2]).codePointAt(0) ?? lo;
+      const hi = (chars[k + 2] === '\\' ? (chars[k + 3] ?? '') : chars[k + 2]).codePointAt(0) ?? lo;
       for (const [from, to] of Object.entries(CONFUSABLES)) {
         const cp = from.codePointAt(0) as number;
         if (cp >= lo && cp <= hi) extra.add(to);
       }
       if (hi >= 0x80) {
         // Fullwidth ASCII and other compatibility forms in a range fold to their ASCII letters.
-        for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++) addCanonical(String.fromCodePoint(cp), extra);
+        for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++)
+          addCanonical(String.fromCodePoint(cp), extra);
       }
       k += chars[k + 2] === '\\' ? 3 : 2;
       continue;

@@ -6,13 +6,57 @@ const text = (s: string): string => canonicalize(s).text;
 
 /** Characters that exercise every rule: marks, ignorables, jamo, spaces, dashes, digits, look-alikes, astral. */
 const TRICKY = [
-  'a', 'e', 'o', ' ', '-', '1', '@', '.', '\u0301', '\u0308', '\u200b', '\u200d', '\u00ad', '\ufeff', '\u00a0', '\u2011',
-  '\u2013', '\u2212', '\u3000', '\uff11', '\uff20', '\uff41', '\ufb01', '\u0430', '\u043e', '\u0440', '\u0438', '\u03b1',
-  '\u03b2', '\u1100', '\u1161', '\u11a8', '\uac00', '\uff76', '\uff9e', '\u0661', '\u{1d41a}', '\u{1f600}', '\ufe0f',
-  '\u2028', '\n', '\u0663', 'K', '\u212a',
+  'a',
+  'e',
+  'o',
+  ' ',
+  '-',
+  '1',
+  '@',
+  '.',
+  '\u0301',
+  '\u0308',
+  '\u200b',
+  '\u200d',
+  '\u00ad',
+  '\ufeff',
+  '\u00a0',
+  '\u2011',
+  '\u2013',
+  '\u2212',
+  '\u3000',
+  '\uff11',
+  '\uff20',
+  '\uff41',
+  '\ufb01',
+  '\u0430',
+  '\u043e',
+  '\u0440',
+  '\u0438',
+  '\u03b1',
+  '\u03b2',
+  '\u1100',
+  '\u1161',
+  '\u11a8',
+  '\uac00',
+  '\uff76',
+  '\uff9e',
+  '\u0661',
+  '\u{1d41a}',
+  '\u{1f600}',
+  '\ufe0f',
+  '\u2028',
+  '\n',
+  '\u0663',
+  'K',
+  '\u212a',
 ];
 const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
-const anyText = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
+const anyText = fc.oneof(
+  tricky,
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
 
 describe('canonicalize', () => {
   it('folds the look-alike spellings a model reads as plain text', () => {
@@ -112,7 +156,8 @@ describe('canonicalizePattern', () => {
   });
 
   it('puts literals in canonical form, as the text is', () => {
-    const check = (pattern: string, sample: string) => expect(new RegExp(canonicalizePattern(pattern), 'u').test(text(sample))).toBe(true);
+    const check = (pattern: string, sample: string) =>
+      expect(new RegExp(canonicalizePattern(pattern), 'u').test(text(sample))).toBe(true);
     check('\u041f\u0440\u0438\u0432\u0435\u0442', 'say \u041f\u0440\u0438\u0432\u0435\u0442!');
     check('\u0440\u0430\u0443', 'pay');
     check('a\u00a0b', 'a b');

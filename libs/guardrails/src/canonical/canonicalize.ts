@@ -39,20 +39,77 @@ export const MAX_ATTACHED = 30;
  */
 export const CONFUSABLES: Readonly<Record<string, string>> = {
   // Cyrillic
-  '\u0430': 'a', '\u0435': 'e', '\u043e': 'o', '\u0440': 'p', '\u0441': 'c', '\u0443': 'y', '\u0445': 'x',
-  '\u0455': 's', '\u0456': 'i', '\u0458': 'j', '\u04bb': 'h', '\u0501': 'd', '\u051b': 'q', '\u051d': 'w',
-  '\u04cf': 'l', '\u0410': 'A', '\u0412': 'B', '\u0415': 'E', '\u041a': 'K', '\u041c': 'M', '\u041d': 'H',
-  '\u041e': 'O', '\u0420': 'P', '\u0421': 'C', '\u0422': 'T', '\u0423': 'Y', '\u0425': 'X', '\u0405': 'S',
-  '\u0406': 'I', '\u0408': 'J', '\u051a': 'Q', '\u051c': 'W', '\u04ba': 'H', '\u04c0': 'I',
+  '\u0430': 'a',
+  '\u0435': 'e',
+  '\u043e': 'o',
+  '\u0440': 'p',
+  '\u0441': 'c',
+  '\u0443': 'y',
+  '\u0445': 'x',
+  '\u0455': 's',
+  '\u0456': 'i',
+  '\u0458': 'j',
+  '\u04bb': 'h',
+  '\u0501': 'd',
+  '\u051b': 'q',
+  '\u051d': 'w',
+  '\u04cf': 'l',
+  '\u0410': 'A',
+  '\u0412': 'B',
+  '\u0415': 'E',
+  '\u041a': 'K',
+  '\u041c': 'M',
+  '\u041d': 'H',
+  '\u041e': 'O',
+  '\u0420': 'P',
+  '\u0421': 'C',
+  '\u0422': 'T',
+  '\u0423': 'Y',
+  '\u0425': 'X',
+  '\u0405': 'S',
+  '\u0406': 'I',
+  '\u0408': 'J',
+  '\u051a': 'Q',
+  '\u051c': 'W',
+  '\u04ba': 'H',
+  '\u04c0': 'I',
   // Greek
-  '\u0391': 'A', '\u0392': 'B', '\u0395': 'E', '\u0396': 'Z', '\u0397': 'H', '\u0399': 'I', '\u039a': 'K',
-  '\u039c': 'M', '\u039d': 'N', '\u039f': 'O', '\u03a1': 'P', '\u03a4': 'T', '\u03a5': 'Y', '\u03a7': 'X',
-  '\u03bf': 'o', '\u03bd': 'v', '\u03c1': 'p', '\u03b1': 'a', '\u03b9': 'i', '\u03ba': 'k', '\u03c5': 'u',
-  '\u03f2': 'c', '\u03f3': 'j', '\u03f9': 'C',
+  '\u0391': 'A',
+  '\u0392': 'B',
+  '\u0395': 'E',
+  '\u0396': 'Z',
+  '\u0397': 'H',
+  '\u0399': 'I',
+  '\u039a': 'K',
+  '\u039c': 'M',
+  '\u039d': 'N',
+  '\u039f': 'O',
+  '\u03a1': 'P',
+  '\u03a4': 'T',
+  '\u03a5': 'Y',
+  '\u03a7': 'X',
+  '\u03bf': 'o',
+  '\u03bd': 'v',
+  '\u03c1': 'p',
+  '\u03b1': 'a',
+  '\u03b9': 'i',
+  '\u03ba': 'k',
+  '\u03c5': 'u',
+  '\u03f2': 'c',
+  '\u03f3': 'j',
+  '\u03f9': 'C',
   // Armenian
-  '\u0585': 'o', '\u057d': 'u', '\u0578': 'n', '\u0570': 'h', '\u0555': 'O', '\u054d': 'U',
+  '\u0585': 'o',
+  '\u057d': 'u',
+  '\u0578': 'n',
+  '\u0570': 'h',
+  '\u0555': 'O',
+  '\u054d': 'U',
   // Latin letters that read as others
-  '\u0131': 'i', '\u0251': 'a', '\u0261': 'g', '\u01c0': 'l',
+  '\u0131': 'i',
+  '\u0251': 'a',
+  '\u0261': 'g',
+  '\u01c0': 'l',
 };
 
 /** Dash-like characters that are not `\p{Pd}`: minus signs and a few look-alikes. */
@@ -117,7 +174,7 @@ function segmentsEnd(text: string): number {
   if (lastUnit >= 0xd800 && lastUnit <= 0xdbff) i--; // may pair up with what follows
   // Step back over attached code points to the one that starts the last segment.
   let steps = 0;
-  for (let k = i; k > 0; ) {
+  for (let k = i; k > 0;) {
     const width = k >= 2 && isLow(text.charCodeAt(k - 1)) && isHigh(text.charCodeAt(k - 2)) ? 2 : 1;
     const start = k - width;
     if (start === 0 || !attaches(text.codePointAt(start) as number)) return start;
@@ -131,7 +188,7 @@ function segmentsEnd(text: string): number {
   let attached = 0;
   // At the very start the first code point begins a segment even though it would attach.
   const from = runStart === 0 ? ((text.codePointAt(0) as number) > 0xffff ? 2 : 1) : runStart;
-  for (let k = from; k < i; ) {
+  for (let k = from; k < i;) {
     const width = (text.codePointAt(k) as number) > 0xffff ? 2 : 1;
     if (attached < MAX_ATTACHED) attached++;
     else {
@@ -202,7 +259,9 @@ const LATIN_SOURCE = /^\p{Script=Latin}$/u;
 
 /** A Cyrillic, Greek or Armenian letter that looks like no Latin one: the word is written in that script. */
 function isNativeLetter(ch: string | undefined): boolean {
-  return ch !== undefined && ch !== '' && CONFUSABLES[ch] === undefined && NATIVE_SCRIPT.test(ch) && /^\p{L}$/u.test(ch);
+  return (
+    ch !== undefined && ch !== '' && CONFUSABLES[ch] === undefined && NATIVE_SCRIPT.test(ch) && /^\p{L}$/u.test(ch)
+  );
 }
 
 /**

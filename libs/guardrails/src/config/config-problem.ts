@@ -11,7 +11,9 @@ export interface ConfigProblem {
 
 export class ScannerConfigError extends Error {
   constructor(readonly problems: readonly ConfigProblem[]) {
-    super(`Invalid scanner config: ${problems.map((p) => `${[...p.loc].join('.') || '(config)'}: ${p.msg}`).join('; ')}`);
+    super(
+      `Invalid scanner config: ${problems.map((p) => `${[...p.loc].join('.') || '(config)'}: ${p.msg}`).join('; ')}`,
+    );
     this.name = 'ScannerConfigError';
   }
 }

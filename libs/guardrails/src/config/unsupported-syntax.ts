@@ -40,7 +40,8 @@ export function findUnsupportedSyntax(pattern: string): string | undefined {
       i++;
       afterQuantifier = false;
     } else if (ch === '*' || ch === '+' || ch === '?') {
-      if (afterQuantifier && ch === '+') return `a possessive quantifier (${pattern.slice(i - 1, i + 1)}) is not supported: ${WHY}`;
+      if (afterQuantifier && ch === '+')
+        return `a possessive quantifier (${pattern.slice(i - 1, i + 1)}) is not supported: ${WHY}`;
       // `a+?` is lazy (supported); what follows it is not a quantifier's modifier.
       afterQuantifier = !afterQuantifier;
       i++;

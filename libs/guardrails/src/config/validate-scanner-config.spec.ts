@@ -63,19 +63,28 @@ describe('validateScannerConfig', () => {
     ]);
     expect(validateScannerConfig({ type: 'regex', pattern: 'x'.repeat(MAX_PATTERN_LENGTH) })).toEqual([]);
     expect(validateScannerConfig({ type: 'regex', pattern: 'x'.repeat(MAX_PATTERN_LENGTH + 1) })).toEqual([
-      { loc: ['pattern'], msg: `A pattern can be at most ${MAX_PATTERN_LENGTH} characters long`, type: 'string_too_long' },
+      {
+        loc: ['pattern'],
+        msg: `A pattern can be at most ${MAX_PATTERN_LENGTH} characters long`,
+        type: 'string_too_long',
+      },
     ]);
   });
 
   it('wants exactly one of pattern and patterns, with strings in them', () => {
     expect(validateScannerConfig({ type: 'regex' })[0]).toMatchObject({ loc: ['patterns'], type: 'missing' });
-    expect(validateScannerConfig({ type: 'regex', pattern: 'a', patterns: ['b'] })[0]).toMatchObject({ type: 'value_error' });
+    expect(validateScannerConfig({ type: 'regex', pattern: 'a', patterns: ['b'] })[0]).toMatchObject({
+      type: 'value_error',
+    });
     expect(validateScannerConfig({ type: 'regex', patterns: [] })[0]).toMatchObject({ type: 'too_short' });
     expect(validateScannerConfig({ type: 'regex', patterns: 'a' })[0]).toMatchObject({ type: 'list_type' });
     expect(validateScannerConfig({ type: 'regex', patterns: ['a', 7] })).toEqual([
       { loc: ['patterns', '1'], msg: 'Input should be a valid string', type: 'string_type' },
     ]);
-    expect(validateScannerConfig({ type: 'regex', pattern: 7 })[0]).toMatchObject({ loc: ['pattern'], type: 'string_type' });
+    expect(validateScannerConfig({ type: 'regex', pattern: 7 })[0]).toMatchObject({
+      loc: ['pattern'],
+      type: 'string_type',
+    });
   });
 
   it('caps the number and length of keywords and refuses blank ones', () => {
@@ -84,10 +93,16 @@ describe('validateScannerConfig', () => {
       loc: ['words'],
       type: 'too_long',
     });
-    expect(validateScannerConfig({ type: 'keyword', words: ['ok', 'w'.repeat(MAX_KEYWORD_LENGTH + 1), '  '] })).toEqual([
-      { loc: ['words', '1'], msg: `A word can be at most ${MAX_KEYWORD_LENGTH} characters long`, type: 'string_too_long' },
-      { loc: ['words', '2'], msg: 'A word cannot be empty or only whitespace', type: 'string_too_short' },
-    ]);
+    expect(validateScannerConfig({ type: 'keyword', words: ['ok', 'w'.repeat(MAX_KEYWORD_LENGTH + 1), '  '] })).toEqual(
+      [
+        {
+          loc: ['words', '1'],
+          msg: `A word can be at most ${MAX_KEYWORD_LENGTH} characters long`,
+          type: 'string_too_long',
+        },
+        { loc: ['words', '2'], msg: 'A word cannot be empty or only whitespace', type: 'string_too_short' },
+      ],
+    );
     expect(validateScannerConfig({ type: 'keyword' })[0]).toMatchObject({ loc: ['words'], type: 'missing' });
   });
 
@@ -98,7 +113,7 @@ describe('validateScannerConfig', () => {
     ]);
   });
 
-  it("refuses detectors that are not in the package", () => {
+  it('refuses detectors that are not in the package', () => {
     expect(validateScannerConfig({ type: 'pii', detectors: ['email', 'jwt'] })).toEqual([
       {
         loc: ['detectors', '1'],

@@ -67,12 +67,15 @@ function validateRegex(input: Fields, compile: boolean): ConfigProblem[] {
   const hasMany = input.patterns !== undefined;
   if (hasOne && hasMany) return [problem([], 'Give either pattern or patterns, not both', 'value_error')];
   if (hasOne) {
-    if (typeof input.pattern !== 'string') return [problem(['pattern'], 'Input should be a valid string', 'string_type')];
+    if (typeof input.pattern !== 'string')
+      return [problem(['pattern'], 'Input should be a valid string', 'string_type')];
     return patternProblems(input.pattern, ['pattern'], compile, { total: 0 });
   }
   if (!hasMany) return [problem(['patterns'], 'Field required (pattern or patterns)', 'missing')];
   const budget = { total: 0 };
-  const problems = listProblems(input.patterns, 'patterns', MAX_PATTERNS, (p, loc) => patternProblems(p, loc, compile, budget));
+  const problems = listProblems(input.patterns, 'patterns', MAX_PATTERNS, (p, loc) =>
+    patternProblems(p, loc, compile, budget),
+  );
   if (problems.length === 0 && budget.total > SCANNER_PROGRAM_LIMIT) {
     problems.push(
       problem(
@@ -90,7 +93,12 @@ function quote(pattern: string): string {
   return JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern);
 }
 
-function patternProblems(pattern: string, loc: (string | number)[], compile: boolean, budget: { total: number }): ConfigProblem[] {
+function patternProblems(
+  pattern: string,
+  loc: (string | number)[],
+  compile: boolean,
+  budget: { total: number },
+): ConfigProblem[] {
   if (pattern === '') return [problem(loc, 'A pattern cannot be empty', 'string_too_short')];
   if (pattern.length > MAX_PATTERN_LENGTH) {
     return [problem(loc, `A pattern can be at most ${MAX_PATTERN_LENGTH} characters long`, 'string_too_long')];
@@ -159,6 +167,8 @@ function listProblems(
   if (value.length === 0) return [problem([field], 'List should have at least 1 item', 'too_short')];
   if (value.length > max) return [problem([field], `List should have at most ${max} items`, 'too_long')];
   return value.flatMap((item: unknown, i) =>
-    typeof item === 'string' ? check(item, [field, i]) : [problem([field, i], 'Input should be a valid string', 'string_type')],
+    typeof item === 'string'
+      ? check(item, [field, i])
+      : [problem([field, i], 'Input should be a valid string', 'string_type')],
   );
 }

@@ -6,7 +6,8 @@ function onePassPerRule(sources: string[], text: string): { start: number; end: 
   const out: { start: number; end: number; rule: number }[] = [];
   sources.forEach((source, rule) => {
     const re = new RE2(source, 'gu');
-    for (const m of text.matchAll(re)) if (m[0].length > 0) out.push({ start: m.index, end: m.index + m[0].length, rule });
+    for (const m of text.matchAll(re))
+      if (m[0].length > 0) out.push({ start: m.index, end: m.index + m[0].length, rule });
   });
   return out.sort((a, b) => a.start - b.start || a.end - b.end || a.rule - b.rule);
 }
@@ -23,13 +24,18 @@ describe('RuleMatcher', () => {
   });
 
   it('finds exactly what running each rule alone finds', () => {
-    const sources = ['(?i)secret\\w*', '\\bfoo', 'o+', '[0-9]+(?:\\.[0-9]+)?', 'never-there', 'é+', '😀', '\\u0041+', '\\u{1F600}'];
-    const texts = [
-      'Secretly foo and SECRETS, 3.14 then 42; foooo',
-      'nothing to see',
-      'ééé 😀 x 😀😀 bar foo AAA',
-      '',
+    const sources = [
+      '(?i)secret\\w*',
+      '\\bfoo',
+      'o+',
+      '[0-9]+(?:\\.[0-9]+)?',
+      'never-there',
+      'é+',
+      '😀',
+      '\\u0041+',
+      '\\u{1F600}',
     ];
+    const texts = ['Secretly foo and SECRETS, 3.14 then 42; foooo', 'nothing to see', 'ééé 😀 x 😀😀 bar foo AAA', ''];
     const matcher = new RuleMatcher(sources.map((source) => ({ source })));
     for (const text of texts) expect(matcher.find(text)).toEqual(onePassPerRule(sources, text));
   });
@@ -57,7 +63,9 @@ describe('RuleMatcher', () => {
 
   it('looks again inside a refused candidate only when asked to', () => {
     // Accepts "aa" only at the end of the text: in "aaa" the first candidate, [0, 2), is refused.
-    const rules = [{ source: 'aa', confirm: (v: string, text: string, start: number) => start + v.length === text.length }];
+    const rules = [
+      { source: 'aa', confirm: (v: string, text: string, start: number) => start + v.length === text.length },
+    ];
     expect(new RuleMatcher(rules).find('aaa')).toEqual([]);
     expect(new RuleMatcher(rules, { retryInsideRefused: true }).find('aaa')).toEqual([{ start: 1, end: 3, rule: 0 }]);
   });

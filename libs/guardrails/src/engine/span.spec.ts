@@ -28,11 +28,22 @@ describe('mergeSpans', () => {
 
 describe('maskSpans', () => {
   it('replaces each character of each span with * and keeps the length', () => {
-    expect(maskSpans('card 4111 and 5555', [[5, 9], [14, 18]])).toBe('card **** and ****');
+    expect(
+      maskSpans('card 4111 and 5555', [
+        [5, 9],
+        [14, 18],
+      ]),
+    ).toBe('card **** and ****');
   });
 
   it('masks overlapping spans once, leaving nothing of either visible', () => {
-    expect(maskSpans('555-1234', [[0, 3], [0, 8], [4, 7]])).toBe('********');
+    expect(
+      maskSpans('555-1234', [
+        [0, 3],
+        [0, 8],
+        [4, 7],
+      ]),
+    ).toBe('********');
   });
 
   it('ignores spans past the end of the text and returns the text when there are none', () => {

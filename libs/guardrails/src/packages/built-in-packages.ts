@@ -33,7 +33,8 @@ export const BUILT_IN_PACKAGES: readonly ScannerPackage[] = [
   {
     id: 'pii',
     name: 'Personal data',
-    description: 'Personally identifiable information: e-mail addresses, phone numbers, payment cards, IBANs, US SSNs, IP addresses.',
+    description:
+      'Personally identifiable information: e-mail addresses, phone numbers, payment cards, IBANs, US SSNs, IP addresses.',
     detectors: PII_DETECTORS.map(info),
   },
   {

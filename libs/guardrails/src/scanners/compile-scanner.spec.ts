@@ -26,9 +26,9 @@ describe('compileScanner', () => {
   });
 
   it('leaves the matched text out unless asked for it', () => {
-    expect(compileScanner({ type: 'keyword', words: ['falcon'] }, { includeText: true }).scan('Project Falcon').data.matches).toEqual([
-      [8, 14, 0, 'Falcon'],
-    ]);
+    expect(
+      compileScanner({ type: 'keyword', words: ['falcon'] }, { includeText: true }).scan('Project Falcon').data.matches,
+    ).toEqual([[8, 14, 0, 'Falcon']]);
   });
 
   it('refuses an invalid config with every problem, and custom scanners with a clear error', () => {
@@ -48,7 +48,9 @@ describe('compileScanner', () => {
 
     it('says which limit it ran into', () => {
       const scanner = compileScanner({ type: 'keyword', words: ['x'] }, { maxTextBytes: 10 });
-      expect(() => scanner.scan('€'.repeat(4))).toThrow(expect.objectContaining({ limit: 'text-bytes', max: 10, actual: 12 }));
+      expect(() => scanner.scan('€'.repeat(4))).toThrow(
+        expect.objectContaining({ limit: 'text-bytes', max: 10, actual: 12 }),
+      );
     });
 
     it('defaults to MAX_SCAN_TEXT_BYTES', () => {
@@ -70,7 +72,9 @@ describe('compileScanner', () => {
       // A generous time budget: this test is about the match cap, not about how busy the machine is.
       const scanner = compileScanner({ type: 'regex', pattern: 'a' }, { timeBudgetMs: 60_000 });
       expect(scanner.scan('a'.repeat(MAX_SCAN_MATCHES)).data.matches).toHaveLength(MAX_SCAN_MATCHES);
-      expect(() => scanner.scan('a'.repeat(MAX_SCAN_MATCHES + 1))).toThrow(expect.objectContaining({ limit: 'matches' }));
+      expect(() => scanner.scan('a'.repeat(MAX_SCAN_MATCHES + 1))).toThrow(
+        expect.objectContaining({ limit: 'matches' }),
+      );
     });
   });
 
@@ -134,7 +138,9 @@ describe('compileScanner', () => {
         [0, 6, 0],
         [7, 13, 0],
       ]);
-      expect(matches({ type: 'keyword', words: ['Falcon'], caseSensitive: true }, 'FALCON Falcon')).toEqual([[7, 13, 0]]);
+      expect(matches({ type: 'keyword', words: ['Falcon'], caseSensitive: true }, 'FALCON Falcon')).toEqual([
+        [7, 13, 0],
+      ]);
     });
 
     it('matches inside words unless wholeWord is set', () => {
@@ -165,7 +171,9 @@ describe('compileScanner', () => {
     });
 
     it('reports every listed word that matches, also words inside or overlapping others', () => {
-      expect(matches({ type: 'keyword', words: ['new', 'new york', 'york'], wholeWord: true }, 'new yorker, new york')).toEqual([
+      expect(
+        matches({ type: 'keyword', words: ['new', 'new york', 'york'], wholeWord: true }, 'new yorker, new york'),
+      ).toEqual([
         [0, 3, 0],
         [12, 15, 0],
         [12, 20, 1],
@@ -179,11 +187,15 @@ describe('compileScanner', () => {
 
     it('reports a repeated word by its first index', () => {
       expect(matches({ type: 'keyword', words: ['Foo', 'bar', 'foo'] }, 'foo')).toEqual([[0, 3, 0]]);
-      expect(matches({ type: 'keyword', words: ['Foo', 'bar', 'foo'], caseSensitive: true }, 'foo')).toEqual([[0, 3, 2]]);
+      expect(matches({ type: 'keyword', words: ['Foo', 'bar', 'foo'], caseSensitive: true }, 'foo')).toEqual([
+        [0, 3, 2],
+      ]);
     });
 
     it('needs a non-word edge only where the word itself has a word character', () => {
-      expect(matches({ type: 'keyword', words: ['#launch'], wholeWord: true }, 'go#launch #launches')).toEqual([[2, 9, 0]]);
+      expect(matches({ type: 'keyword', words: ['#launch'], wholeWord: true }, 'go#launch #launches')).toEqual([
+        [2, 9, 0],
+      ]);
     });
 
     it('redacts', () => {

@@ -26,11 +26,16 @@ export function compileScanner(config: ScannerConfig, options: CompileOptions = 
   switch (config.type) {
     case 'regex': {
       const patterns = 'patterns' in config ? config.patterns : [config.pattern];
-      const matcher = compileMatcher(config, patterns.map((p) => ({ source: canonicalizePattern(p) })));
+      const matcher = compileMatcher(
+        config,
+        patterns.map((p) => ({ source: canonicalizePattern(p) })),
+      );
       const empty = matcher.emptyMatchRule();
       if (empty >= 0) {
         const loc = 'patterns' in config ? ['patterns', String(empty)] : ['pattern'];
-        throw new ScannerConfigError([{ loc, msg: 'The pattern matches the empty string, so it would flag every text', type: 'value_error' }]);
+        throw new ScannerConfigError([
+          { loc, msg: 'The pattern matches the empty string, so it would flag every text', type: 'value_error' },
+        ]);
       }
       const max = Math.max(...patterns.map((p) => analysePattern(canonicalizePattern(p)).maxLength));
       return new EngineScanner('regex', matcher, (i) => i, max, options);

@@ -9,7 +9,11 @@ import type { Scanner } from './scanner';
  * `Scanner.scan`, so they all read the same canonical text. Throws the first ScanLimitError (a
  * cap, or the request's `deadline`); the caller's fail-closed setting decides what follows.
  */
-export function scanAll(scanners: readonly Scanner[], text: string, options: { deadline?: ScanDeadline } = {}): ScanResult[] {
+export function scanAll(
+  scanners: readonly Scanner[],
+  text: string,
+  options: { deadline?: ScanDeadline } = {},
+): ScanResult[] {
   if (scanners.length === 0) return [];
   const canonical = canonicalize(text);
   return scanners.map((s) => s.scan(text, { canonical, deadline: options.deadline }));

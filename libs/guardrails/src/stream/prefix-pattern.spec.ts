@@ -19,7 +19,34 @@ const PATTERNS = [
 
 describe('prefixPattern', () => {
   it('matches every beginning of every match (property)', () => {
-    const texts = fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'x', 'y', 'z', ' ', '-', '1', '2', '.', '@', 'cat', 'SECRET', ' key', 'AKIA', 'é', 'ü', 'A'), { maxLength: 30 }).map((a) => a.join(''));
+    const texts = fc
+      .array(
+        fc.constantFrom(
+          'a',
+          'b',
+          'c',
+          'd',
+          'e',
+          'x',
+          'y',
+          'z',
+          ' ',
+          '-',
+          '1',
+          '2',
+          '.',
+          '@',
+          'cat',
+          'SECRET',
+          ' key',
+          'AKIA',
+          'é',
+          'ü',
+          'A',
+        ),
+        { maxLength: 30 },
+      )
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(fc.constantFrom(...PATTERNS), texts, (pattern, text) => {
         const prefix = prefixPattern(pattern);

@@ -213,10 +213,18 @@ class Parser {
 /** The flags in force after `(?flags)`, as RE2 reads `on-off`; only `i`, `s` and `U` matter here. */
 function mergeFlags(current: string, change: string): string {
   const [on, off = ''] = change.split('-');
-  const set = new Set(current.replace('-', '').split('').filter((f) => 'isU'.includes(f)));
+  const set = new Set(
+    current
+      .replace('-', '')
+      .split('')
+      .filter((f) => 'isU'.includes(f)),
+  );
   for (const f of on) if ('isU'.includes(f)) set.add(f);
   for (const f of off) set.delete(f);
-  const kept = [...set].filter((f) => f !== 'U').sort().join('');
+  const kept = [...set]
+    .filter((f) => f !== 'U')
+    .sort()
+    .join('');
   const cleared = ['i', 's'].filter((f) => !set.has(f)).join('');
   // Always state both, so a moved piece does not inherit flags from where it lands.
   return `${kept}${cleared ? `-${cleared}` : ''}`;

@@ -14,7 +14,38 @@ const CONFIGS: ScannerConfig[] = [
 ];
 const scanners: Scanner[] = CONFIGS.map((c) => compileScanner(c));
 
-const PIECES = ['a', 'b', 'c', 'x', 'y', 'z', ' ', '-', '1', '2', '5', '9', 'cat', 'secret', 'ignore', 'previous', 'ab', 'bbc', '123-45-6789', '10.0.0.1', '+44 20 7946 0958', 'AKIAIOSFODNN7EXAMPLE', 'Привет', '\u00a0', '\u200b', '\u0430', 'e\u0301', '\uff11', '.', '\n'];
+const PIECES = [
+  'a',
+  'b',
+  'c',
+  'x',
+  'y',
+  'z',
+  ' ',
+  '-',
+  '1',
+  '2',
+  '5',
+  '9',
+  'cat',
+  'secret',
+  'ignore',
+  'previous',
+  'ab',
+  'bbc',
+  '123-45-6789',
+  '10.0.0.1',
+  '+44 20 7946 0958',
+  'AKIAIOSFODNN7EXAMPLE',
+  'Привет',
+  '\u00a0',
+  '\u200b',
+  '\u0430',
+  'e\u0301',
+  '\uff11',
+  '.',
+  '\n',
+];
 const texts = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((a) => a.join(''));
 
 function whole(text: string): string[] {
@@ -82,17 +113,24 @@ describe('createStreamScanner', () => {
   });
 
   it('holds back only the longest possible match and its context', () => {
-    const stream = createStreamScanner([compileScanner({ type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' })], { minStep: 1 });
+    const stream = createStreamScanner([compileScanner({ type: 'regex', pattern: '\\d{3}-\\d{2}-\\d{4}' })], {
+      minStep: 1,
+    });
     const step = stream.push('x'.repeat(100));
     expect(step.safeUpTo).toBeGreaterThanOrEqual(100 - 11 - 2);
   });
 
   it('holds back only from where a match could still be in progress', () => {
-    const pii = createStreamScanner([compileScanner({ type: 'pii' }), compileScanner({ type: 'secrets' })], { minStep: 1 });
+    const pii = createStreamScanner([compileScanner({ type: 'pii' }), compileScanner({ type: 'secrets' })], {
+      minStep: 1,
+    });
     const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
     // Clean prose: only the detectors' context is held, not their (unbounded) maximum length.
     expect(pii.push(prose).safeUpTo).toBeGreaterThanOrEqual(prose.length - 16 - 2);
-    const keywords = createStreamScanner([compileScanner({ type: 'keyword', words: ['ignore previous instructions'] })], { minStep: 1 });
+    const keywords = createStreamScanner(
+      [compileScanner({ type: 'keyword', words: ['ignore previous instructions'] })],
+      { minStep: 1 },
+    );
     const head = 'Sure. Now please ignore   previous';
     expect(keywords.push(head).safeUpTo).toBe(head.indexOf('ignore'));
     const step = keywords.push(' instructions and go');

@@ -174,7 +174,8 @@ class GuardedStream implements StreamScanner {
     private readonly options: StreamScannerOptions,
   ) {
     this.engines = scanners.map((s) => {
-      if (!(s instanceof EngineScanner)) throw new TypeError(`stream scanning needs compiled engine scanners, got ${s.type}`);
+      if (!(s instanceof EngineScanner))
+        throw new TypeError(`stream scanning needs compiled engine scanners, got ${s.type}`);
       return s;
     });
     this.cap = options.cap ?? MATCH_LENGTH_CAP;
@@ -187,7 +188,9 @@ class GuardedStream implements StreamScanner {
     this.context = this.engines.some((e) => e.type === 'pii' || e.type === 'secrets') ? MATCH_CONTEXT : 2;
     this.engines.forEach((engine, scanner) => {
       this.firstRule.push(this.rules.length);
-      engine.matcher.rules.forEach((_, rule) => this.rules.push({ index: this.rules.length, scanner, rule, resume: 0 }));
+      engine.matcher.rules.forEach((_, rule) =>
+        this.rules.push({ index: this.rules.length, scanner, rule, resume: 0 }),
+      );
     });
     const shared = sharedParts(this.engines, this.cap);
     this.anySet = shared.set;
@@ -239,7 +242,13 @@ class GuardedStream implements StreamScanner {
     const now = new Date().toISOString();
     return this.engines.map((engine, i) => {
       const matches = [...this.found[i]].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      return { outcome: matches.length ? 'failed' : 'passed', data: { type: engine.type, matches }, startedDate: now, completedDate: now, durationMs: 0 };
+      return {
+        outcome: matches.length ? 'failed' : 'passed',
+        data: { type: engine.type, matches },
+        startedDate: now,
+        completedDate: now,
+        durationMs: 0,
+      };
     });
   }
 
@@ -264,7 +273,10 @@ class GuardedStream implements StreamScanner {
     for (const index of hits) {
       const state = this.rules[index];
       if (!this.special.has(state)) state.resume = this.floor;
-      held = Math.min(held, this.runRule(this.engines[state.scanner], state, window, winStart, end, finalBefore, final, findings));
+      held = Math.min(
+        held,
+        this.runRule(this.engines[state.scanner], state, window, winStart, end, finalBefore, final, findings),
+      );
       this.special.add(state);
     }
     if (!final) {
@@ -338,7 +350,11 @@ class GuardedStream implements StreamScanner {
       }
       const verdict = confirm ? confirm(value, window, m.index) : true;
       const spans: (readonly [number, number])[] =
-        verdict === true ? [[start, start + value.length]] : verdict === false ? [] : verdict.map(([s, e]) => [s + base, e + base] as const);
+        verdict === true
+          ? [[start, start + value.length]]
+          : verdict === false
+            ? []
+            : verdict.map(([s, e]) => [s + base, e + base] as const);
       const reach = Math.max(start + value.length, ...spans.map(([, e]) => e));
       if (!final && reach > end - this.context && end - start <= this.cap) {
         // Its confirmed span may still grow (or its right context is unseen): hold it.
@@ -353,7 +369,8 @@ class GuardedStream implements StreamScanner {
       searchFrom = base + re.lastIndex;
     }
     state.resume = final ? end : Math.max(searchFrom, finalBefore + 1);
-    if (state.resume > base && state.resume - base < window.length && isLowSurrogateAt(window, state.resume - base)) state.resume--;
+    if (state.resume > base && state.resume - base < window.length && isLowSurrogateAt(window, state.resume - base))
+      state.resume--;
     return Infinity;
   }
 

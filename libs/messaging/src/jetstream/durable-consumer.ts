@@ -1,4 +1,11 @@
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
@@ -64,7 +71,10 @@ export class DurableConsumer<T extends object> {
     this.outages = new OutageLog(options.logger);
   }
 
-  static async start<T extends object>(nc: NatsConnection, options: DurableConsumerOptions<T>): Promise<DurableConsumer<T>> {
+  static async start<T extends object>(
+    nc: NatsConnection,
+    options: DurableConsumerOptions<T>,
+  ): Promise<DurableConsumer<T>> {
     const consumer = new DurableConsumer(nc, options);
     consumer.messages = await consumer.open();
     consumer.loop = consumer.run(consumer.messages);
@@ -146,7 +156,10 @@ export class DurableConsumer<T extends object> {
   /** Decodes, validates and handles delivered events; acks what succeeded, naks what failed. */
   private async handle(msgs: JsMsg[]): Promise<void> {
     const { handler, batch, retryDelayMs = 1000 } = this.options;
-    const progress = setInterval(() => msgs.forEach((m) => m.working()), Math.max(500, (this.options.ackWaitMs ?? 5000) / 2));
+    const progress = setInterval(
+      () => msgs.forEach((m) => m.working()),
+      Math.max(500, (this.options.ackWaitMs ?? 5000) / 2),
+    );
     try {
       const decoded: Array<{ m: JsMsg; event: T }> = [];
       for (const m of msgs) {
@@ -155,7 +168,9 @@ export class DurableConsumer<T extends object> {
       }
       if (batch && decoded.length > 1) {
         try {
-          await requestContext.run({ requestId: `events-${decoded[0].m.seq}-${decoded.at(-1)!.m.seq}` }, () => batch.handler(decoded.map((d) => d.event)));
+          await requestContext.run({ requestId: `events-${decoded[0].m.seq}-${decoded.at(-1)!.m.seq}` }, () =>
+            batch.handler(decoded.map((d) => d.event)),
+          );
           await Promise.all(decoded.map((d) => d.m.ackAck().catch(() => d.m.ack())));
           return;
         } catch (err) {

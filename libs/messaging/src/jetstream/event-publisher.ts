@@ -30,8 +30,16 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
   };
   try {
     const info = await jsm.streams.info(spec.name);
-    const current = { subjects: info.config.subjects ?? [], max_age: info.config.max_age, max_bytes: info.config.max_bytes };
-    if (JSON.stringify([...current.subjects].sort()) !== JSON.stringify([...wanted.subjects].sort()) || current.max_age !== wanted.max_age || current.max_bytes !== wanted.max_bytes) {
+    const current = {
+      subjects: info.config.subjects ?? [],
+      max_age: info.config.max_age,
+      max_bytes: info.config.max_bytes,
+    };
+    if (
+      JSON.stringify([...current.subjects].sort()) !== JSON.stringify([...wanted.subjects].sort()) ||
+      current.max_age !== wanted.max_age ||
+      current.max_bytes !== wanted.max_bytes
+    ) {
       await jsm.streams.update(spec.name, { ...info.config, ...wanted });
     }
   } catch (err) {
@@ -57,7 +65,11 @@ export class EventPublisher {
    * but a lost one goes unnoticed. For notifications whose durable record lives elsewhere (e.g.
    * admissions, recorded in Postgres) on paths where an ack round trip per event costs too much.
    */
-  notify<P extends object>(event: EventContract<P>, payload: NoInfer<P>, extraHeaders: Record<string, string> = {}): void {
+  notify<P extends object>(
+    event: EventContract<P>,
+    payload: NoInfer<P>,
+    extraHeaders: Record<string, string> = {},
+  ): void {
     const h = headers();
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
@@ -70,7 +82,12 @@ export class EventPublisher {
    * Waits for the stream's acknowledgement. `eventId` doubles as the JetStream message id, so a
    * retried publish is stored once.
    */
-  async publish<P extends object>(event: EventContract<P>, payload: NoInfer<P>, eventId: string = randomUUID(), extraHeaders: Record<string, string> = {}): Promise<void> {
+  async publish<P extends object>(
+    event: EventContract<P>,
+    payload: NoInfer<P>,
+    eventId: string = randomUUID(),
+    extraHeaders: Record<string, string> = {},
+  ): Promise<void> {
     const h = headers();
     for (const [k, v] of Object.entries(extraHeaders)) h.set(k, v);
     const requestId = requestContext.getStore()?.requestId;
@@ -86,7 +103,12 @@ export class EventPublisher {
    * object store bucket `EVENT_PAYLOAD_BUCKET` under its id, and the stream gets a reference that
    * `DurableConsumer` resolves.
    */
-  async publishDurably<P extends object>(event: EventContract<P>, payload: NoInfer<P>, eventId: string, budgetMs: number): Promise<void> {
+  async publishDurably<P extends object>(
+    event: EventContract<P>,
+    payload: NoInfer<P>,
+    eventId: string,
+    budgetMs: number,
+  ): Promise<void> {
     const deadline = Date.now() + budgetMs;
     const h = headers();
     const requestId = requestContext.getStore()?.requestId;
@@ -103,7 +125,11 @@ export class EventPublisher {
           await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
           h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
         }
-        await this.js.publish(event.subject, large ? '{}' : data, { msgID: eventId, headers: h as MsgHdrs, timeout: Math.min(remaining, 2000) });
+        await this.js.publish(event.subject, large ? '{}' : data, {
+          msgID: eventId,
+          headers: h as MsgHdrs,
+          timeout: Math.min(remaining, 2000),
+        });
         return;
       } catch (err) {
         lastError = err;
@@ -141,7 +167,10 @@ function maxEventBytes(nc: NatsConnection): number {
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -189,12 +189,16 @@ export interface UnrestrictedUser {
  * password is the value of `passwords[user]`, or, when `passwords` is not given, a reference to the
  * environment variable `passwordVariable(user)` (resolved by nats-server at start).
  */
-export function natsServerAuthorization(passwords?: Readonly<Record<BusUser, string>>, unrestricted: UnrestrictedUser[] = []): string {
+export function natsServerAuthorization(
+  passwords?: Readonly<Record<BusUser, string>>,
+  unrestricted: UnrestrictedUser[] = [],
+): string {
   const users = BUS_USERS.map((user) => {
     const password = passwords ? JSON.stringify(passwords[user]) : `$${passwordVariable(user)}`;
     return `    {\n      user: ${JSON.stringify(user)}\n      password: ${password}\n      permissions: ${block(natsPermissions(user), 6)}\n    }`;
   });
-  for (const u of unrestricted) users.push(`    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`);
+  for (const u of unrestricted)
+    users.push(`    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`);
   return `authorization {\n  users: [\n${users.join('\n')}\n  ]\n}\n`;
 }
 

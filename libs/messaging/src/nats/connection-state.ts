@@ -46,7 +46,12 @@ class ProcessState {
   draining = false;
 
   /** Follows a connection's status events until it closes. */
-  track(nc: NatsConnection, name: string, onChange?: (connected: boolean, downForMs: number) => void, attempts?: { n: number }): void {
+  track(
+    nc: NatsConnection,
+    name: string,
+    onChange?: (connected: boolean, downForMs: number) => void,
+    attempts?: { n: number },
+  ): void {
     const t: Tracked = { name, connected: !nc.isClosed() };
     this.connections.set(nc, t);
     void (async () => {

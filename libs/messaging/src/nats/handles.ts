@@ -10,10 +10,18 @@ import type { Observable } from 'rxjs';
  */
 export function Handles<P, R>(
   contract: RpcContract<P, R>,
-): <M extends (payload: P, ...rest: never[]) => R | Promise<R>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void;
+): <M extends (payload: P, ...rest: never[]) => R | Promise<R>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
 export function Handles<P, F>(
   contract: StreamContract<P, F>,
-): <M extends (payload: P, ...rest: never[]) => Observable<F>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void;
+): <M extends (payload: P, ...rest: never[]) => Observable<F>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
 export function Handles(contract: RpcContract<unknown, unknown> | StreamContract<unknown, unknown>) {
   const pattern = MessagePattern(contract.subject);
   return (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
@@ -25,6 +33,12 @@ export function Handles(contract: RpcContract<unknown, unknown> | StreamContract
  * The stream, subjects and payload class a durable consumer of these events takes, so its handler
  * receives the events' declared payload: `DurableConsumer.start(nc, { ...consumes(E.a, E.b), ... })`.
  */
-export function consumes<P extends object>(...events: [EventContract<P>, ...EventContract<P>[]]): { stream: string; subjects: string[]; payload: new () => P } {
-  return { stream: events[0].stream, subjects: events.map((e) => e.subject), payload: events[0].payload as unknown as new () => P };
+export function consumes<P extends object>(
+  ...events: [EventContract<P>, ...EventContract<P>[]]
+): { stream: string; subjects: string[]; payload: new () => P } {
+  return {
+    stream: events[0].stream,
+    subjects: events.map((e) => e.subject),
+    payload: events[0].payload as unknown as new () => P,
+  };
 }

@@ -1,10 +1,18 @@
 import { devNatsPassword, loginOptions, natsLogin } from './nats-connection';
 
 describe('natsLogin', () => {
-  const config = (NODE_ENV: string, NATS_PASSWORD: string) => ({ NATS_URL: 'nats://a:4222,nats://b:4222', NODE_ENV, NATS_PASSWORD });
+  const config = (NODE_ENV: string, NATS_PASSWORD: string) => ({
+    NATS_URL: 'nats://a:4222,nats://b:4222',
+    NODE_ENV,
+    NATS_PASSWORD,
+  });
 
   it('logs in as the service, with its development password when none is set outside production', () => {
-    expect(natsLogin(config('development', ''), 'prompts')).toEqual({ url: 'nats://a:4222,nats://b:4222', user: 'prompts', password: 'dev-only-nats-prompts' });
+    expect(natsLogin(config('development', ''), 'prompts')).toEqual({
+      url: 'nats://a:4222,nats://b:4222',
+      user: 'prompts',
+      password: 'dev-only-nats-prompts',
+    });
     expect(natsLogin(config('development', 's3cret'), 'prompts').password).toBe('s3cret');
   });
 
@@ -15,6 +23,10 @@ describe('natsLogin', () => {
   });
 
   it('gives each user its own reply subjects', () => {
-    expect(loginOptions(natsLogin(config('test', ''), 'message-proxy'))).toMatchObject({ servers: ['nats://a:4222', 'nats://b:4222'], user: 'message-proxy', inboxPrefix: '_INBOX.message-proxy' });
+    expect(loginOptions(natsLogin(config('test', ''), 'message-proxy'))).toMatchObject({
+      servers: ['nats://a:4222', 'nats://b:4222'],
+      user: 'message-proxy',
+      inboxPrefix: '_INBOX.message-proxy',
+    });
   });
 });

@@ -29,7 +29,10 @@ export function devNatsPasswords(): Record<BusUser, string> {
  * production, its development password, which `pnpm start`, docker compose and the dev overlay
  * give nats-server too).
  */
-export function natsLogin(config: Pick<PlatformConfig, 'NATS_URL' | 'NATS_PASSWORD' | 'NODE_ENV'>, user: BusUser): NatsLogin {
+export function natsLogin(
+  config: Pick<PlatformConfig, 'NATS_URL' | 'NATS_PASSWORD' | 'NODE_ENV'>,
+  user: BusUser,
+): NatsLogin {
   if (config.NODE_ENV === 'production' && (!config.NATS_PASSWORD || config.NATS_PASSWORD === devNatsPassword(user))) {
     throw new Error(`NATS_PASSWORD must be set in production (the password of NATS user "${user}"; deploy/README.md)`);
   }
@@ -38,7 +41,12 @@ export function natsLogin(config: Pick<PlatformConfig, 'NATS_URL' | 'NATS_PASSWO
 
 /** Connection options of a login: its credentials and its own reply subjects (`_INBOX.<user>`). */
 export function loginOptions(login: NatsLogin): { servers: string[]; user: string; pass: string; inboxPrefix: string } {
-  return { servers: login.url.split(','), user: login.user, pass: login.password, inboxPrefix: inboxPrefix(login.user) };
+  return {
+    servers: login.url.split(','),
+    user: login.user,
+    pass: login.password,
+    inboxPrefix: inboxPrefix(login.user),
+  };
 }
 
 /**
@@ -47,7 +55,10 @@ export function loginOptions(login: NatsLogin): { servers: string[]; user: strin
  * not per request. A permission the server refuses is logged: it means a role in bus-permissions.ts
  * lacks something the code does.
  */
-export async function connectNats(login: NatsLogin, options: { name?: string; logger?: Logger } = {}): Promise<NatsConnection> {
+export async function connectNats(
+  login: NatsLogin,
+  options: { name?: string; logger?: Logger } = {},
+): Promise<NatsConnection> {
   const { name = login.user, logger } = options;
   const { attempts, ...resilient } = resilientOptions();
   // noAsyncTraces: otherwise every request builds an Error (a stack trace) up front in case it

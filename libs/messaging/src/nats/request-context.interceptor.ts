@@ -4,7 +4,13 @@ import type { NatsContext } from '@nestjs/microservices';
 import { context as otelContext, type Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { finalize, Observable, tap } from 'rxjs';
-import { REQUEST_ID_HEADER, requestContext, type PlatformMetrics, recordFailure, startNatsServerSpan } from '@bastion/observability';
+import {
+  REQUEST_ID_HEADER,
+  requestContext,
+  type PlatformMetrics,
+  recordFailure,
+  startNatsServerSpan,
+} from '@bastion/observability';
 import { processState } from './connection-state';
 
 /**
@@ -51,7 +57,9 @@ export class RequestContextInterceptor implements NestInterceptor {
       // Counted in flight until it completes, fails or is cancelled: a stop waits for it.
       processState.begin();
       const { span, ctx } = startNatsServerSpan(subject, nats.getHeaders?.());
-      const inner = requestContext.run({ requestId, tenant, trace: ctx }, () => otelContext.with(ctx, () => handle(span).subscribe(subscriber)));
+      const inner = requestContext.run({ requestId, tenant, trace: ctx }, () =>
+        otelContext.with(ctx, () => handle(span).subscribe(subscriber)),
+      );
       return () => {
         inner.unsubscribe();
         processState.end();

@@ -44,7 +44,8 @@ export class ResilientServerNats extends ServerNats {
     for (const sub of self.subscriptions) sub.unsubscribe();
     if (processState.inFlight > 0) {
       this.log.info({ inFlight: processState.inFlight, graceMs: this.graceMs }, 'waiting for in-flight requests');
-      if (!(await processState.whenIdle(this.graceMs))) this.log.warn({ inFlight: processState.inFlight }, 'grace period over; stopping with requests in flight');
+      if (!(await processState.whenIdle(this.graceMs)))
+        this.log.warn({ inFlight: processState.inFlight }, 'grace period over; stopping with requests in flight');
     }
     if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     this.statusEventEmitter.removeAllListeners();

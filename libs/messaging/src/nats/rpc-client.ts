@@ -1,6 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorCode, LONG_CALL_PEER_TIMEOUT_MS, type LongCallFrame, type RpcContract, type StreamContract } from '@bastion/contracts';
-import { createInbox, headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
+import {
+  DomainError,
+  ErrorCode,
+  LONG_CALL_PEER_TIMEOUT_MS,
+  type LongCallFrame,
+  type RpcContract,
+  type StreamContract,
+} from '@bastion/contracts';
+import {
+  createInbox,
+  headers,
+  type Msg,
+  type NatsConnection,
+  RequestError,
+  TimeoutError,
+} from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { FRAMES_TOKEN } from './bus-permissions';
 import { processState } from './connection-state';
@@ -61,7 +75,12 @@ export class NatsRpcClient {
    * response until the service marks the stream disposed. The first reply must come within the
    * RPC timeout, each next one within `idleTimeoutMs`.
    */
-  stream<P, F>(contract: StreamContract<P, F>, payload: NoInfer<P>, requestId: string, idleTimeoutMs: number): AsyncGenerator<F> {
+  stream<P, F>(
+    contract: StreamContract<P, F>,
+    payload: NoInfer<P>,
+    requestId: string,
+    idleTimeoutMs: number,
+  ): AsyncGenerator<F> {
     return this.frames<F>(contract.subject, payload, requestId, idleTimeoutMs);
   }
 
@@ -69,14 +88,24 @@ export class NatsRpcClient {
    * A long call: waits for its reply as long as the service keeps pinging, so a slow model is not
    * cut off by the RPC timeout while a service that died is noticed within `peerTimeoutMs`.
    */
-  async longCall<P, R>(contract: StreamContract<P, LongCallFrame<R>>, payload: NoInfer<P>, requestId: string, peerTimeoutMs = LONG_CALL_PEER_TIMEOUT_MS): Promise<R> {
+  async longCall<P, R>(
+    contract: StreamContract<P, LongCallFrame<R>>,
+    payload: NoInfer<P>,
+    requestId: string,
+    peerTimeoutMs = LONG_CALL_PEER_TIMEOUT_MS,
+  ): Promise<R> {
     for await (const frame of this.frames<LongCallFrame<R>>(contract.subject, payload, requestId, peerTimeoutMs)) {
       if ('reply' in frame) return frame.reply;
     }
     throw new DomainError(ErrorCode.INTERNAL, `${contract.subject} ended without a reply`);
   }
 
-  private async *frames<T>(subject: string, data: unknown, requestId: string, idleTimeoutMs: number): AsyncGenerator<T> {
+  private async *frames<T>(
+    subject: string,
+    data: unknown,
+    requestId: string,
+    idleTimeoutMs: number,
+  ): AsyncGenerator<T> {
     this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
     // Frames come to their own corner of this connection's inbox, where the streaming service may publish.
@@ -86,7 +115,10 @@ export class NatsRpcClient {
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
-    this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), { reply: inbox, headers: h });
+    this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), {
+      reply: inbox,
+      headers: h,
+    });
     const replies = sub[Symbol.asyncIterator]();
     let timeoutMs = this.timeoutMs;
     try {
@@ -94,7 +126,8 @@ export class NatsRpcClient {
         const next = await withTimeout(replies.next(), timeoutMs, subject);
         if (next.done) return;
         const msg: Msg = next.value;
-        if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers)) throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
+        if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers))
+          throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
         const reply = msg.json<NestReply<T> & { isDisposed?: boolean }>();
         if (reply.err !== undefined && reply.err !== null) {
           throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
@@ -118,7 +151,12 @@ export class NatsRpcClient {
    */
   private assertConnected(): void {
     if (!processState.isConnected(this.nc)) {
-      throw new DomainError(ErrorCode.UNAVAILABLE, 'the messaging system is not reachable; retry shortly', [], OUTAGE_RETRY_AFTER_S);
+      throw new DomainError(
+        ErrorCode.UNAVAILABLE,
+        'the messaging system is not reachable; retry shortly',
+        [],
+        OUTAGE_RETRY_AFTER_S,
+      );
     }
   }
 }
@@ -145,7 +183,14 @@ const encoder = new TextEncoder();
  */
 export function coalesceWrites(nc: NatsConnection): void {
   const protocol = (nc as unknown as { protocol?: ProtocolInternals }).protocol;
-  if (!protocol || protocol[COALESCED] || typeof protocol.sendCommand !== 'function' || typeof protocol.flushPending !== 'function' || !protocol.outbound) return;
+  if (
+    !protocol ||
+    protocol[COALESCED] ||
+    typeof protocol.sendCommand !== 'function' ||
+    typeof protocol.flushPending !== 'function' ||
+    !protocol.outbound
+  )
+    return;
   protocol[COALESCED] = true;
   protocol.sendCommand = function sendCommand(cmd, ...payloads) {
     const queued = this.outbound.length();
@@ -177,5 +222,10 @@ function transportError(subject: string, err: unknown, noResponders = false): Do
   if (err instanceof TimeoutError || (err instanceof Error && err.cause instanceof TimeoutError)) {
     return new DomainError(ErrorCode.DEADLINE_EXCEEDED, `the ${service} service did not answer in time`);
   }
-  return new DomainError(ErrorCode.UNAVAILABLE, `the ${service} service could not be reached`, [], OUTAGE_RETRY_AFTER_S);
+  return new DomainError(
+    ErrorCode.UNAVAILABLE,
+    `the ${service} service could not be reached`,
+    [],
+    OUTAGE_RETRY_AFTER_S,
+  );
 }

@@ -23,7 +23,14 @@ export class RpcDomainExceptionFilter implements RpcExceptionFilter<unknown> {
     // An unreachable database is an outage, not a bug: 503 with Retry-After, logged once per outage.
     if (isDatabaseUnavailable(exception)) {
       this.outages.report('database', exception);
-      return throwError(() => new DomainError(ErrorCode.UNAVAILABLE, 'the database is not reachable; retry shortly', [], OUTAGE_RETRY_AFTER_S).toPayload());
+      return throwError(() =>
+        new DomainError(
+          ErrorCode.UNAVAILABLE,
+          'the database is not reachable; retry shortly',
+          [],
+          OUTAGE_RETRY_AFTER_S,
+        ).toPayload(),
+      );
     }
     this.logger.error({ err: exception }, 'unhandled error in message handler');
     return throwError(() => ({ code: ErrorCode.INTERNAL, message: 'internal error', details: [] }));

@@ -43,7 +43,9 @@ export class OpsServer implements OnApplicationBootstrap, OnApplicationShutdown 
         res.end(body);
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(this.options.port, this.options.host ?? '0.0.0.0', resolve));
+    await new Promise<void>((resolve) =>
+      this.server!.listen(this.options.port, this.options.host ?? '0.0.0.0', resolve),
+    );
     return (this.server.address() as AddressInfo).port;
   }
 
@@ -67,7 +69,11 @@ export class OpsServer implements OnApplicationBootstrap, OnApplicationShutdown 
       return { status: report.status === 'ok' ? 200 : 503, type: 'application/json', body: JSON.stringify(report) };
     }
     if (path === '/metrics') {
-      return { status: 200, type: this.options.metrics.registry.contentType, body: await this.options.metrics.registry.metrics() };
+      return {
+        status: 200,
+        type: this.options.metrics.registry.contentType,
+        body: await this.options.metrics.registry.metrics(),
+      };
     }
     return { status: 404, type: 'application/json', body: '{"detail":"not found"}' };
   }
@@ -81,6 +87,7 @@ export function opsServerProvider(service: string, port: number, checksToken: sy
   return {
     provide: OpsServer,
     inject: [checksToken, PlatformMetrics],
-    useFactory: (readiness: Record<string, () => Promise<unknown>>, metrics: PlatformMetrics) => new OpsServer({ service, port, metrics, readiness }),
+    useFactory: (readiness: Record<string, () => Promise<unknown>>, metrics: PlatformMetrics) =>
+      new OpsServer({ service, port, metrics, readiness }),
   };
 }

@@ -8,7 +8,11 @@ export interface HealthReport {
 export const HEALTH_CHECK_TIMEOUT_MS = 1500;
 
 /** Runs named checks; a check that throws or hangs reports why instead of 'ok'. */
-export async function runHealthChecks(service: string, checks: Record<string, () => Promise<unknown>>, timeoutMs = HEALTH_CHECK_TIMEOUT_MS): Promise<HealthReport> {
+export async function runHealthChecks(
+  service: string,
+  checks: Record<string, () => Promise<unknown>>,
+  timeoutMs = HEALTH_CHECK_TIMEOUT_MS,
+): Promise<HealthReport> {
   const results: Record<string, string> = {};
   await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {

@@ -27,8 +27,12 @@ describe('createLogger', () => {
       'request',
     );
     const text = JSON.stringify(lines[0]);
-    for (const secret of ['eyJ.secret.jwt', 'sk-ant-123', 'APIToken abc', 'sk-live-999', 'c05edd2d', 'hunter2']) expect(text).not.toContain(secret);
-    expect(lines[0]).toMatchObject({ headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: 'json' }, provider: { secrets: '[redacted]', name: 'p' } });
+    for (const secret of ['eyJ.secret.jwt', 'sk-ant-123', 'APIToken abc', 'sk-live-999', 'c05edd2d', 'hunter2'])
+      expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({
+      headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: 'json' },
+      provider: { secrets: '[redacted]', name: 'p' },
+    });
   });
 
   it('writes JSON with the service name and, inside a request, its id and tenant', () => {

@@ -33,7 +33,11 @@ function bufferedStdout(): pino.DestinationStream & { flush(): void } {
   return out;
 }
 
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: pino.DestinationStream,
+): Logger {
   const out = destination ?? bufferedStdout();
   const flush = 'flush' in out && typeof out.flush === 'function' ? () => (out.flush as () => void)() : undefined;
   return pino(

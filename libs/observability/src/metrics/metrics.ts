@@ -20,9 +20,25 @@ export class PlatformMetrics {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
     const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-    this.rpcRequests = new Counter({ name: 'bastion_rpc_requests_total', help: 'NATS requests handled', labelNames: ['subject', 'outcome'], registers: [this.registry] });
-    this.rpcDuration = new Histogram({ name: 'bastion_rpc_request_duration_seconds', help: 'NATS request handling time', labelNames: ['subject'], buckets, registers: [this.registry] });
-    this.httpRequests = new Counter({ name: 'bastion_http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+    this.rpcRequests = new Counter({
+      name: 'bastion_rpc_requests_total',
+      help: 'NATS requests handled',
+      labelNames: ['subject', 'outcome'],
+      registers: [this.registry],
+    });
+    this.rpcDuration = new Histogram({
+      name: 'bastion_rpc_request_duration_seconds',
+      help: 'NATS request handling time',
+      labelNames: ['subject'],
+      buckets,
+      registers: [this.registry],
+    });
+    this.httpRequests = new Counter({
+      name: 'bastion_http_requests_total',
+      help: 'HTTP requests answered',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
     this.httpDuration = new Histogram({
       name: 'bastion_http_request_duration_seconds',
       help: 'HTTP request time, first byte in to last byte out',
@@ -30,7 +46,12 @@ export class PlatformMetrics {
       buckets,
       registers: [this.registry],
     });
-    this.dependencyErrors = new Counter({ name: 'bastion_dependency_errors_total', help: 'Failed readiness checks of a dependency', labelNames: ['dependency'], registers: [this.registry] });
+    this.dependencyErrors = new Counter({
+      name: 'bastion_dependency_errors_total',
+      help: 'Failed readiness checks of a dependency',
+      labelNames: ['dependency'],
+      registers: [this.registry],
+    });
   }
 
   counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {

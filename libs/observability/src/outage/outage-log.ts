@@ -25,6 +25,9 @@ export class OutageLog {
     this.lastLoggedAt.set(dependency, t);
     this.suppressed.set(dependency, 0);
     const reason = err instanceof Error ? err.message.split('\n').filter(Boolean).at(-1) : String(err);
-    this.logger.error({ dependency, reason, failuresSince }, `${dependency} unavailable; answering 503 until it is back`);
+    this.logger.error(
+      { dependency, reason, failuresSince },
+      `${dependency} unavailable; answering 503 until it is back`,
+    );
   }
 }

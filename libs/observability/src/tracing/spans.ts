@@ -34,7 +34,14 @@ export function startNatsClientSpan(subject: string): { span: Span; ctx: Context
   const parent = currentContext();
   const span = tracer().startSpan(
     `${subject} send`,
-    { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' } },
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.operation.type': 'send',
+      },
+    },
     parent,
   );
   return { span, ctx: trace.setSpan(parent, span) };
@@ -45,7 +52,14 @@ export function startNatsServerSpan(subject: string, h: MsgHdrs | undefined): { 
   const parent = extractFromNatsHeaders(h);
   const span = tracer().startSpan(
     `${subject} process`,
-    { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'process' } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.operation.type': 'process',
+      },
+    },
     parent,
   );
   return { span, ctx: trace.setSpan(parent, span) };
@@ -79,7 +93,12 @@ export interface HttpServerSpan {
  * A SERVER span for one HTTP request, continuing the caller's trace when it sent a `traceparent`.
  * `route` is the pattern (`/tokens/:name`), never the URL; `path` is the URL without its query.
  */
-export function startHttpServerSpan(method: string, route: string | undefined, path: string, headers: Record<string, unknown>): HttpServerSpan {
+export function startHttpServerSpan(
+  method: string,
+  route: string | undefined,
+  path: string,
+  headers: Record<string, unknown>,
+): HttpServerSpan {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
   const span = tracer().startSpan(
     route ? `${method} ${route}` : method,

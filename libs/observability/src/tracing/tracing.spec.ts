@@ -44,7 +44,11 @@ describe('initTracing', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ url: req.url, type: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          url: req.url,
+          type: req.headers['content-type'],
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });

@@ -22,7 +22,8 @@ const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
  * are done, or by calling the returned function.
  */
 export function initTracing(service: string): StopTracing {
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && !process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return async () => {};
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && !process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+    return async () => {};
   const stop = registerTracing(service, new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
   const unlisten = flushOnSignals(stop);
   return () => {

@@ -48,10 +48,15 @@ describe('nonPublicReason', () => {
     expect(nonPublicReason(address)).toBe('a reserved/special-purpose address');
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'lets the public address %s through',
-    (address) => {
-      expect(nonPublicReason(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('lets the public address %s through', (address) => {
+    expect(nonPublicReason(address)).toBeUndefined();
+  });
 });

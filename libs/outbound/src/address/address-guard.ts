@@ -20,7 +20,11 @@ export class AddressGuard {
   /** The refusal for this connection, or undefined when it may proceed. */
   refusal(target: OutboundTarget, address: string): OutboundError | undefined {
     if (this.allowlist.allowsHost(target.host, target.port)) return undefined;
-    if (!isIP(address)) return new OutboundError('blocked_address', `refused: ${target.host} resolved to "${address}", not an IP address`);
+    if (!isIP(address))
+      return new OutboundError(
+        'blocked_address',
+        `refused: ${target.host} resolved to "${address}", not an IP address`,
+      );
     const ip = normalizeAddress(address);
     if (this.allowlist.allowsAddress(ip, target.port)) return undefined;
     const reason = nonPublicReason(ip);

@@ -5,8 +5,7 @@ type IP = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** One `OUTBOUND_ALLOWLIST` entry: a host name (as written in URLs) or an address range, with an optional port. */
 export type AllowlistEntry =
-  | { kind: 'host'; host: string; port?: number }
-  | { kind: 'range'; range: [IP, number]; port?: number };
+  { kind: 'host'; host: string; port?: number } | { kind: 'range'; range: [IP, number]; port?: number };
 
 export class AllowlistSyntaxError extends Error {
   constructor(message: string) {
@@ -37,7 +36,11 @@ export class Allowlist {
   allowsAddress(address: string | IP, port: number): boolean {
     const ip = typeof address === 'string' ? normalizeAddress(address) : address;
     return this.entries.some(
-      (e) => e.kind === 'range' && e.range[0].kind() === ip.kind() && ip.match(e.range) && (e.port === undefined || e.port === port),
+      (e) =>
+        e.kind === 'range' &&
+        e.range[0].kind() === ip.kind() &&
+        ip.match(e.range) &&
+        (e.port === undefined || e.port === port),
     );
   }
 }
@@ -90,13 +93,16 @@ function parseCidr(entry: string, fail: (why: string) => never): [IP, number] {
     if (Number(bits) > 128) fail('an IPv6 prefix length is at most 128');
     const ip = ipaddr.IPv6.parse(address);
     // Sockets report IPv4-mapped peers as IPv4 (see normalizeAddress), so ranges must match them too.
-    return ip.isIPv4MappedAddress() && Number(bits) >= 96 ? [ip.toIPv4Address(), Number(bits) - 96] : [ip, Number(bits)];
+    return ip.isIPv4MappedAddress() && Number(bits) >= 96
+      ? [ip.toIPv4Address(), Number(bits) - 96]
+      : [ip, Number(bits)];
   }
   return fail('a CIDR needs an IPv4 address written as four decimal numbers or an IPv6 address');
 }
 
 function single(ip: IP): [IP, number] {
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) return [(ip as ipaddr.IPv6).toIPv4Address(), 32];
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    return [(ip as ipaddr.IPv6).toIPv4Address(), 32];
   return [ip, ip.kind() === 'ipv4' ? 32 : 128];
 }
 

@@ -6,7 +6,12 @@ import { OutboundError } from '../errors/outbound-error';
 
 type Outcome = { err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number };
 
-function lookup(resolve: Resolver, hostname: string, options: { all?: boolean; family?: number } = {}, allowlist = ''): Promise<Outcome> {
+function lookup(
+  resolve: Resolver,
+  hostname: string,
+  options: { all?: boolean; family?: number } = {},
+  allowlist = '',
+): Promise<Outcome> {
   const fn = createGuardedLookup(new AddressGuard(parseAllowlist(allowlist)), 443, resolve);
   return new Promise((done) => fn(hostname, options, (err, address, family) => done({ err, address, family })));
 }

@@ -17,7 +17,11 @@ export const systemResolver: Resolver = (hostname, family) =>
  * One refused address refuses the name: a record set that mixes public and private addresses is
  * a rebinding attempt or a misconfiguration, and neither should reach the private one.
  */
-export function createGuardedLookup(guard: AddressGuard, port: number, resolve: Resolver = systemResolver): LookupFunction {
+export function createGuardedLookup(
+  guard: AddressGuard,
+  port: number,
+  resolve: Resolver = systemResolver,
+): LookupFunction {
   return (hostname, options, callback) => {
     const fail = (err: NodeJS.ErrnoException) => callback(err, options.all ? [] : '');
     resolve(hostname, familyOf(options)).then((addresses) => {

@@ -21,8 +21,13 @@ function refuse(onCreate: OnCreate | undefined, err: Error): undefined {
  * are checked directly. The socket is still opened with the URL's host name, so TLS SNI,
  * certificate checks and the Host header all use the original name.
  */
-function guardConnection(options: http.ClientRequestArgs, guard: AddressGuard, resolve: Resolver): http.ClientRequestArgs | OutboundError {
-  if (options.socketPath) return new OutboundError('blocked_address', 'refused: unix socket connections are not outbound HTTP');
+function guardConnection(
+  options: http.ClientRequestArgs,
+  guard: AddressGuard,
+  resolve: Resolver,
+): http.ClientRequestArgs | OutboundError {
+  if (options.socketPath)
+    return new OutboundError('blocked_address', 'refused: unix socket connections are not outbound HTTP');
   const host = options.host ?? 'localhost';
   const port = Number(options.port) || Number(options.defaultPort) || 80;
   if (isIP(host)) return guard.refusal({ host, port }, host) ?? options;

@@ -99,11 +99,14 @@ describe('OutboundClient against a local server', () => {
     expect(server.hits).toHaveLength(0);
   });
 
-  it.each(['127.0.0.1', '127.0.0.1/32', '127.0.0.0/8'])('reaches it when OUTBOUND_ALLOWLIST is %s', async (allowlist) => {
-    const res = await client({ allowlist }).request({ method: 'GET', url: url() });
-    expect(res.status).toBe(200);
-    expect(server.hits).toHaveLength(1);
-  });
+  it.each(['127.0.0.1', '127.0.0.1/32', '127.0.0.0/8'])(
+    'reaches it when OUTBOUND_ALLOWLIST is %s',
+    async (allowlist) => {
+      const res = await client({ allowlist }).request({ method: 'GET', url: url() });
+      expect(res.status).toBe(200);
+      expect(server.hits).toHaveLength(1);
+    },
+  );
 
   it('reaches it by name when OUTBOUND_ALLOWLIST is localhost:<port>, and only on that port', async () => {
     const allowed = client({ allowlist: `localhost:${server.port}` });
@@ -112,7 +115,9 @@ describe('OutboundClient against a local server', () => {
     // The entry names the host, not the address: 127.0.0.1 itself stays refused.
     expect((await failure(allowed.request({ method: 'GET', url: url() }))).kind).toBe('blocked_address');
     const otherPort = client({ allowlist: `localhost:${server.port + 1}` });
-    expect((await failure(otherPort.request({ method: 'GET', url: url('/', 'localhost') }))).kind).toBe('blocked_address');
+    expect((await failure(otherPort.request({ method: 'GET', url: url('/', 'localhost') }))).kind).toBe(
+      'blocked_address',
+    );
   });
 
   it.each([
@@ -163,7 +168,10 @@ describe('OutboundClient against a local server', () => {
       expect(server.hits).toHaveLength(1);
       expect(proxy.hits).toHaveLength(0);
     } finally {
-      for (const [name, value] of [['HTTP_PROXY', saved.http], ['http_proxy', saved.lower]] as const) {
+      for (const [name, value] of [
+        ['HTTP_PROXY', saved.http],
+        ['http_proxy', saved.lower],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -187,8 +195,16 @@ describe('OutboundClient against a local server', () => {
 
   it('delivers exactly what was signed: the server verifies an OCI signature over what it received', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const request = { method: 'POST', url: url('/20160918/things?limit=1'), headers: { 'opc-request-id': 'r1' }, body: '{"name":"ünï"}' };
-    const added = signOciRequest(request, { keyId: 'k', privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+    const request = {
+      method: 'POST',
+      url: url('/20160918/things?limit=1'),
+      headers: { 'opc-request-id': 'r1' },
+      body: '{"name":"ünï"}',
+    };
+    const added = signOciRequest(request, {
+      keyId: 'k',
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    });
     await client({ allowlist: '127.0.0.1' }).request({ ...request, headers: { ...request.headers, ...added } });
 
     const hit = server.hits[0];
@@ -208,7 +224,10 @@ describe('OutboundClient against a local server', () => {
       calls.push(name);
       return [{ address: '127.0.0.1', family: 4 }];
     };
-    const res = await client({ allowlist: '127.0.0.1', resolve }).request({ method: 'GET', url: url('/', 'provider.test') });
+    const res = await client({ allowlist: '127.0.0.1', resolve }).request({
+      method: 'GET',
+      url: url('/', 'provider.test'),
+    });
     expect(res.status).toBe(200);
     expect(res.headers['x-seen-host']).toBe(`provider.test:${server.port}`);
     expect(calls).toEqual(['provider.test']);
@@ -226,9 +245,13 @@ describe('OutboundClient against a local server', () => {
 describe('OutboundClient refusals that need no server', () => {
   it('refuses the metadata endpoint at once, without trying to connect', async () => {
     // A connection attempt to this unroutable address would end as a 'timeout', not 'blocked_address'.
-    const err = await failure(client({ timeoutMs: 10_000 }).request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }));
+    const err = await failure(
+      client({ timeoutMs: 10_000 }).request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }),
+    );
     expect(err.kind).toBe('blocked_address');
-    expect(err.message).toBe('refused: 169.254.169.254 is a link-local/metadata address (set OUTBOUND_ALLOWLIST to allow it)');
+    expect(err.message).toBe(
+      'refused: 169.254.169.254 is a link-local/metadata address (set OUTBOUND_ALLOWLIST to allow it)',
+    );
   });
 
   it('refuses the metadata endpoint in IPv4-mapped IPv6 form', async () => {
@@ -271,7 +294,9 @@ describe('OutboundClient failures', () => {
     const silent = await startServer(() => undefined);
     try {
       // Without the deadline this request would wait for ever (and the test hit jest's timeout).
-      const err = await failure(client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${silent.port}/`, timeoutMs: 150 }));
+      const err = await failure(
+        client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${silent.port}/`, timeoutMs: 150 }),
+      );
       expect(err.kind).toBe('timeout');
       expect(err.message).toBe(`http://127.0.0.1:${silent.port} did not answer within 150 ms`);
     } finally {
@@ -286,7 +311,9 @@ describe('OutboundClient failures', () => {
       res.on('close', () => clearInterval(t));
     });
     try {
-      const err = await failure(client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${trickle.port}/`, timeoutMs: 200 }));
+      const err = await failure(
+        client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${trickle.port}/`, timeoutMs: 200 }),
+      );
       expect(err.kind).toBe('timeout');
     } finally {
       await trickle.close();
@@ -305,13 +332,23 @@ describe('OutboundClient failures', () => {
     afterAll(() => big.close());
 
     it('refuses a response larger than the cap', async () => {
-      const err = await failure(client({ ...allowLocal, maxResponseBytes: 1024 }).request({ method: 'GET', url: `http://127.0.0.1:${big.port}/` }));
+      const err = await failure(
+        client({ ...allowLocal, maxResponseBytes: 1024 }).request({
+          method: 'GET',
+          url: `http://127.0.0.1:${big.port}/`,
+        }),
+      );
       expect(err.kind).toBe('too_large');
       expect(err.message).toBe(`the response from http://127.0.0.1:${big.port} is larger than 1024 bytes`);
     });
 
     it('counts the decompressed size, so a small gzip bomb is caught too', async () => {
-      const err = await failure(client({ ...allowLocal, maxResponseBytes: 1024 }).request({ method: 'GET', url: `http://127.0.0.1:${big.port}/gzip` }));
+      const err = await failure(
+        client({ ...allowLocal, maxResponseBytes: 1024 }).request({
+          method: 'GET',
+          url: `http://127.0.0.1:${big.port}/gzip`,
+        }),
+      );
       expect(err.kind).toBe('too_large');
     });
 
@@ -322,7 +359,11 @@ describe('OutboundClient failures', () => {
 
     it('refuses a request body larger than the cap before sending it', async () => {
       const err = await failure(
-        client({ ...allowLocal, maxRequestBytes: 10 }).request({ method: 'POST', url: `http://127.0.0.1:${big.port}/`, body: 'x'.repeat(11) }),
+        client({ ...allowLocal, maxRequestBytes: 10 }).request({
+          method: 'POST',
+          url: `http://127.0.0.1:${big.port}/`,
+          body: 'x'.repeat(11),
+        }),
       );
       expect(err.kind).toBe('too_large');
       expect(err.message).toBe('the request body is larger than 10 bytes');
@@ -334,11 +375,16 @@ describe('OutboundClient failures', () => {
       for await (const chunk of ok.body) received += (chunk as Buffer).length;
       expect(received).toBe(64 * 1024);
 
-      const capped = await client({ ...allowLocal, maxResponseBytes: 1024 }).stream({ method: 'GET', url: `http://127.0.0.1:${big.port}/` });
+      const capped = await client({ ...allowLocal, maxResponseBytes: 1024 }).stream({
+        method: 'GET',
+        url: `http://127.0.0.1:${big.port}/`,
+      });
       expect(capped.status).toBe(200);
-      const err = await failure((async () => {
-        for await (const chunk of capped.body) void chunk;
-      })());
+      const err = await failure(
+        (async () => {
+          for await (const chunk of capped.body) void chunk;
+        })(),
+      );
       expect(err.kind).toBe('too_large');
     });
   });
@@ -356,7 +402,9 @@ describe('OutboundClient failures', () => {
     const { port } = tcp.address() as AddressInfo;
     try {
       const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-      const err = await failure(client({ allowlist: '127.0.0.1', resolve }).request({ method: 'GET', url: `https://provider.test:${port}/` }));
+      const err = await failure(
+        client({ allowlist: '127.0.0.1', resolve }).request({ method: 'GET', url: `https://provider.test:${port}/` }),
+      );
       expect(err.kind).toBe('tls');
       expect(err.message).toMatch(new RegExp(`^TLS with https://provider.test:${port} failed: \\S`));
       expect(hellos[0].includes(Buffer.from('provider.test'))).toBe(true);
@@ -371,7 +419,11 @@ describe('OutboundClient failures', () => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       const err = await failure(
-        client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${silent.port}/`, signal: controller.signal }),
+        client(allowLocal).request({
+          method: 'GET',
+          url: `http://127.0.0.1:${silent.port}/`,
+          signal: controller.signal,
+        }),
       );
       expect(err.kind satisfies OutboundErrorKind).toBe('other');
       expect(err.message).toContain('was cancelled');

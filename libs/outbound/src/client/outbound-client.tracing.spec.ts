@@ -37,7 +37,12 @@ describe('OutboundClient tracing, against a local server', () => {
   it('sends traceparent upstream, for a CLIENT span that names the host and never the path or query', async () => {
     const parent = tracer().startSpan('tokens.token.get.v1 process');
     const res = await context.with(trace.setSpan(context.active(), parent), () =>
-      client.request({ method: 'post', url: `${base}/v1/messages/secret-path?key=sk-secret`, headers: { 'x-api-key': 'sk-secret' }, body: '{}' }),
+      client.request({
+        method: 'post',
+        url: `${base}/v1/messages/secret-path?key=sk-secret`,
+        headers: { 'x-api-key': 'sk-secret' },
+        body: '{}',
+      }),
     );
     parent.end();
     expect(res.status).toBe(200);
@@ -73,7 +78,9 @@ describe('OutboundClient tracing, against a local server', () => {
   it('records a failure to get a response by its kind', async () => {
     const closed = createOutboundClient({ allowlist: '127.0.0.1' });
     const port = await freePort();
-    await expect(closed.request({ method: 'GET', url: `http://127.0.0.1:${port}/x?token=secret` })).rejects.toMatchObject({ kind: 'unreachable' });
+    await expect(
+      closed.request({ method: 'GET', url: `http://127.0.0.1:${port}/x?token=secret` }),
+    ).rejects.toMatchObject({ kind: 'unreachable' });
     closed.close();
     const [span] = spans.spans();
     expect(span.attributes['error.type']).toBe('unreachable');

@@ -1,5 +1,10 @@
 import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import axios, { type AxiosInstance, type AxiosResponse, type RawAxiosResponseHeaders, type AxiosResponseHeaders } from 'axios';
+import axios, {
+  type AxiosInstance,
+  type AxiosResponse,
+  type RawAxiosResponseHeaders,
+  type AxiosResponseHeaders,
+} from 'axios';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { AddressGuard } from '../address/address-guard';
@@ -77,7 +82,10 @@ export class OutboundClient {
   private readonly maxRequestBytes: number;
 
   constructor(options: OutboundClientOptions = {}) {
-    const allowlist = typeof options.allowlist === 'string' ? parseAllowlist(options.allowlist) : (options.allowlist ?? Allowlist.empty);
+    const allowlist =
+      typeof options.allowlist === 'string'
+        ? parseAllowlist(options.allowlist)
+        : (options.allowlist ?? Allowlist.empty);
     this.guard = new AddressGuard(allowlist);
     this.agents = createGuardedAgents(this.guard, options.resolve ?? systemResolver);
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
@@ -118,7 +126,8 @@ export class OutboundClient {
 
   private async send(req: OutboundRequest, responseType: 'arraybuffer' | 'stream') {
     const url = this.checkUrl(req.url);
-    const timeoutMs = req.timeoutMs === undefined ? this.timeoutMs : positive(req.timeoutMs, this.timeoutMs, 'timeoutMs');
+    const timeoutMs =
+      req.timeoutMs === undefined ? this.timeoutMs : positive(req.timeoutMs, this.timeoutMs, 'timeoutMs');
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const ctx = (): FailureContext => ({
@@ -173,7 +182,10 @@ export class OutboundClient {
     // The URL parser has already turned 0x7f000001, 2130706433 and 127.1 into 127.0.0.1.
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (isIP(host)) {
-      const refusal = this.guard.refusal({ host, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) }, host);
+      const refusal = this.guard.refusal(
+        { host, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) },
+        host,
+      );
       if (refusal) throw refusal;
     }
     return url;
@@ -250,7 +262,9 @@ function withoutDefaultContentType(headers: Readonly<Record<string, string>> = {
 
 function toBuffer(body: string | Uint8Array | undefined): Buffer | undefined {
   if (body === undefined || Buffer.isBuffer(body)) return body;
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return typeof body === 'string'
+    ? Buffer.from(body, 'utf8')
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -4,13 +4,7 @@
  * template URL can carry a secret in its query string.
  */
 export type OutboundErrorKind =
-  | 'blocked_address'
-  | 'invalid_url'
-  | 'timeout'
-  | 'unreachable'
-  | 'too_large'
-  | 'tls'
-  | 'other';
+  'blocked_address' | 'invalid_url' | 'timeout' | 'unreachable' | 'too_large' | 'tls' | 'other';
 
 export class OutboundError extends Error {
   constructor(

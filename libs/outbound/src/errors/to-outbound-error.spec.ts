@@ -41,7 +41,10 @@ describe('toOutboundError', () => {
       message: 'the response from https://api.example.com is larger than 1000 bytes',
     });
     const request = new AxiosError('Request body larger than maxBodyLength limit', AxiosError.ERR_BAD_REQUEST);
-    expect(toOutboundError(request, ctx)).toMatchObject({ kind: 'too_large', message: 'the request body is larger than 500 bytes' });
+    expect(toOutboundError(request, ctx)).toMatchObject({
+      kind: 'too_large',
+      message: 'the request body is larger than 500 bytes',
+    });
   });
 
   it('calls a cancellation a timeout when the client deadline fired, and other otherwise', () => {
@@ -69,7 +72,10 @@ describe('toOutboundError', () => {
   it('keeps the original error as the cause and an unknown failure as other', () => {
     const original = wrapped(nodeError('ESOMETHING', 'strange failure'));
     const mapped = toOutboundError(original, ctx);
-    expect(mapped).toMatchObject({ kind: 'other', message: 'the request to https://api.example.com failed: strange failure' });
+    expect(mapped).toMatchObject({
+      kind: 'other',
+      message: 'the request to https://api.example.com failed: strange failure',
+    });
     expect(mapped.cause).toBe(original);
   });
 });

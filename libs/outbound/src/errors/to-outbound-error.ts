@@ -58,23 +58,40 @@ export function toOutboundError(err: unknown, ctx: FailureContext): OutboundErro
     return new OutboundError('timeout', `${ctx.origin} did not answer within ${ctx.timeoutMs} ms`, { cause: err });
   }
   if (has('ERR_FR_MAX_BODY_LENGTH_EXCEEDED') || messages.some((m) => /maxBodyLength/.test(m))) {
-    return new OutboundError('too_large', `the request body is larger than ${ctx.maxRequestBytes} bytes`, { cause: err });
+    return new OutboundError('too_large', `the request body is larger than ${ctx.maxRequestBytes} bytes`, {
+      cause: err,
+    });
   }
   if (messages.some((m) => /maxContentLength/.test(m))) {
-    return new OutboundError('too_large', `the response from ${ctx.origin} is larger than ${ctx.maxResponseBytes} bytes`, { cause: err });
+    return new OutboundError(
+      'too_large',
+      `the response from ${ctx.origin} is larger than ${ctx.maxResponseBytes} bytes`,
+      { cause: err },
+    );
   }
-  if (has('ERR_CANCELED')) return new OutboundError('other', `the request to ${ctx.origin} was cancelled`, { cause: err });
+  if (has('ERR_CANCELED'))
+    return new OutboundError('other', `the request to ${ctx.origin} was cancelled`, { cause: err });
   const unreachable = first(UNREACHABLE);
   if (unreachable) {
-    return new OutboundError('unreachable', `cannot reach ${ctx.origin}: ${UNREACHABLE[unreachable]} (${unreachable})`, { cause: err });
+    return new OutboundError(
+      'unreachable',
+      `cannot reach ${ctx.origin}: ${UNREACHABLE[unreachable]} (${unreachable})`,
+      { cause: err },
+    );
   }
   if (codes.some((c) => TLS_CODES.has(c) || /^ERR_(TLS|SSL)_|^CERT_/.test(c))) {
     // OpenSSL errors carry a short `reason` ("wrong version number") next to a long message.
     const reason = chain.map((e) => (e as { reason?: unknown }).reason).find((r): r is string => typeof r === 'string');
-    return new OutboundError('tls', `TLS with ${ctx.origin} failed: ${reason ?? messages.find(Boolean) ?? 'handshake error'}`, { cause: err });
+    return new OutboundError(
+      'tls',
+      `TLS with ${ctx.origin} failed: ${reason ?? messages.find(Boolean) ?? 'handshake error'}`,
+      { cause: err },
+    );
   }
   if (has('ERR_INVALID_URL')) return new OutboundError('invalid_url', 'the URL is not valid', { cause: err });
-  return new OutboundError('other', `the request to ${ctx.origin} failed: ${messages.find(Boolean) ?? String(err)}`, { cause: err });
+  return new OutboundError('other', `the request to ${ctx.origin} failed: ${messages.find(Boolean) ?? String(err)}`, {
+    cause: err,
+  });
 }
 
 function causeChain(err: unknown): unknown[] {

@@ -25,10 +25,34 @@ const suite = { now: NOW, contentSha256Header: false };
 describe('signAwsRequest with the AWS SigV4 test suite', () => {
   it.each([
     ['get-vanilla', 'GET', '/', 'host;x-amz-date', '5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31'],
-    ['get-vanilla-query', 'GET', '/', 'host;x-amz-date', '5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31'],
-    ['get-vanilla-query-order-key-case', 'GET', '/?Param2=value2&Param1=value1', 'host;x-amz-date', 'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500'],
-    ['post-vanilla', 'POST', '/', 'host;x-amz-date', '5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b'],
-    ['post-vanilla-query', 'POST', '/?Param1=value1', 'host;x-amz-date', '28038455d6de14eafc1f9222cf5aa6f1a96197d7deb8263271d420d138af7f11'],
+    [
+      'get-vanilla-query',
+      'GET',
+      '/',
+      'host;x-amz-date',
+      '5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31',
+    ],
+    [
+      'get-vanilla-query-order-key-case',
+      'GET',
+      '/?Param2=value2&Param1=value1',
+      'host;x-amz-date',
+      'b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500',
+    ],
+    [
+      'post-vanilla',
+      'POST',
+      '/',
+      'host;x-amz-date',
+      '5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b',
+    ],
+    [
+      'post-vanilla-query',
+      'POST',
+      '/?Param1=value1',
+      'host;x-amz-date',
+      '28038455d6de14eafc1f9222cf5aa6f1a96197d7deb8263271d420d138af7f11',
+    ],
   ])('%s', async (_name, method, path, signedHeaders, signature) => {
     const headers = await signAwsRequest({ method, url: `${HOST}${path}` }, SUITE, suite);
     expect(headers).toEqual({
@@ -37,9 +61,14 @@ describe('signAwsRequest with the AWS SigV4 test suite', () => {
     });
   });
 
-  it('post-x-www-form-urlencoded: signs the body and the caller\'s content type', async () => {
+  it("post-x-www-form-urlencoded: signs the body and the caller's content type", async () => {
     const headers = await signAwsRequest(
-      { method: 'POST', url: `${HOST}/`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'Param1=value1' },
+      {
+        method: 'POST',
+        url: `${HOST}/`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'Param1=value1',
+      },
       SUITE,
       suite,
     );
@@ -59,7 +88,11 @@ describe('signAwsRequest with the AWS SigV4 test suite', () => {
 
 describe('signAwsRequest', () => {
   it('sends and signs the payload hash by default, as the AWS SDKs do', async () => {
-    const headers = await signAwsRequest({ method: 'POST', url: `${HOST}/model/invoke`, body: '{"a":1}' }, { ...SUITE, token: '' }, { now: NOW });
+    const headers = await signAwsRequest(
+      { method: 'POST', url: `${HOST}/model/invoke`, body: '{"a":1}' },
+      { ...SUITE, token: '' },
+      { now: NOW },
+    );
     expect(headers['x-amz-content-sha256']).toBe('015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
     expect(headers.authorization).toContain('SignedHeaders=host;x-amz-content-sha256;x-amz-date,');
     // An empty token (templates hold strings) means no session token.

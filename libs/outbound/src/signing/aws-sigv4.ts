@@ -27,14 +27,22 @@ export interface AwsSigningOptions {
  * `x-amz-date`, and `x-amz-security-token` / `x-amz-content-sha256` when they apply). Every
  * header the caller set is signed, `host` included (taken from the URL as Node will send it).
  */
-export async function signAwsRequest(req: SignableRequest, auth: AwsAuth, options: AwsSigningOptions = {}): Promise<Record<string, string>> {
+export async function signAwsRequest(
+  req: SignableRequest,
+  auth: AwsAuth,
+  options: AwsSigningOptions = {},
+): Promise<Record<string, string>> {
   for (const field of ['accessKey', 'secretKey', 'region', 'service'] as const) {
     if (!auth[field]) throw new SigningError(`awsAuth.${field} is required`);
   }
   const url = new URL(req.url);
   const given = lowercaseHeaders(req.headers);
   const signer = new SignatureV4({
-    credentials: { accessKeyId: auth.accessKey, secretAccessKey: auth.secretKey, sessionToken: auth.token || undefined },
+    credentials: {
+      accessKeyId: auth.accessKey,
+      secretAccessKey: auth.secretKey,
+      sessionToken: auth.token || undefined,
+    },
     region: auth.region,
     service: auth.service,
     sha256: Sha256,

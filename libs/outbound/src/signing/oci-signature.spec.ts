@@ -27,22 +27,39 @@ const POST_BODY = [
 
 function parseAuthorization(header: string): Record<string, string> {
   expect(header.startsWith('Signature ')).toBe(true);
-  return Object.fromEntries([...header.slice('Signature '.length).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+  return Object.fromEntries(
+    [...header.slice('Signature '.length).matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+  );
 }
 
 function verifies(publicKey: KeyObject, signingString: string, authorization: string): boolean {
-  return verify('sha256', Buffer.from(signingString), publicKey, Buffer.from(parseAuthorization(authorization).signature, 'base64'));
+  return verify(
+    'sha256',
+    Buffer.from(signingString),
+    publicKey,
+    Buffer.from(parseAuthorization(authorization).signature, 'base64'),
+  );
 }
 
 describe('signOciRequest', () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-  it('signs a GET over date, (request-target) and host, as in Oracle\'s example', () => {
-    const headers = signOciRequest({ method: 'GET', url: `https://${HOST}${GET_TARGET}`, headers: { date: DATE } }, { keyId: KEY_ID, privateKeyPem: pem });
+  it("signs a GET over date, (request-target) and host, as in Oracle's example", () => {
+    const headers = signOciRequest(
+      { method: 'GET', url: `https://${HOST}${GET_TARGET}`, headers: { date: DATE } },
+      { keyId: KEY_ID, privateKeyPem: pem },
+    );
     const fields = parseAuthorization(headers.authorization);
-    expect(fields).toMatchObject({ version: '1', keyId: KEY_ID, algorithm: 'rsa-sha256', headers: 'date (request-target) host' });
-    expect(headers.authorization).toMatch(/^Signature version="1",keyId="[^"]+",algorithm="rsa-sha256",headers="[^"]+",signature="[A-Za-z0-9+/]+=*"$/);
+    expect(fields).toMatchObject({
+      version: '1',
+      keyId: KEY_ID,
+      algorithm: 'rsa-sha256',
+      headers: 'date (request-target) host',
+    });
+    expect(headers.authorization).toMatch(
+      /^Signature version="1",keyId="[^"]+",algorithm="rsa-sha256",headers="[^"]+",signature="[A-Za-z0-9+/]+=*"$/,
+    );
     const signingString = [`date: ${DATE}`, `(request-target): get ${GET_TARGET}`, `host: ${HOST}`].join('\n');
     expect(verifies(publicKey, signingString, headers.authorization)).toBe(true);
     // Only the authorization is added: the caller's date stays, and GET signs no body headers.
@@ -59,7 +76,9 @@ describe('signOciRequest', () => {
       'content-type': 'application/json',
       'x-content-sha256': 'V9Z20UJTvkvpJ50flBzKE32+6m2zJjweHpDMX/U4Uy0=',
     });
-    expect(parseAuthorization(headers.authorization).headers).toBe('date (request-target) host content-length content-type x-content-sha256');
+    expect(parseAuthorization(headers.authorization).headers).toBe(
+      'date (request-target) host content-length content-type x-content-sha256',
+    );
     const signingString = [
       `date: ${DATE}`,
       '(request-target): post /20160918/volumeAttachments',
@@ -95,16 +114,27 @@ describe('signOciRequest', () => {
   });
 
   it('signs the port when the URL has one, as the Host header will carry it', () => {
-    const headers = signOciRequest({ method: 'DELETE', url: 'https://oci.internal:8443/v1/x', headers: { date: DATE } }, { keyId: KEY_ID, privateKeyPem: pem });
+    const headers = signOciRequest(
+      { method: 'DELETE', url: 'https://oci.internal:8443/v1/x', headers: { date: DATE } },
+      { keyId: KEY_ID, privateKeyPem: pem },
+    );
     const signingString = [`date: ${DATE}`, '(request-target): delete /v1/x', 'host: oci.internal:8443'].join('\n');
     expect(verifies(publicKey, signingString, headers.authorization)).toBe(true);
   });
 
   it('uses a passphrase-protected key (and PKCS#1 keys) and explains a wrong passphrase', () => {
-    const encrypted = privateKey.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'open sesame' }).toString();
+    const encrypted = privateKey
+      .export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'open sesame' })
+      .toString();
     const request = { method: 'GET', url: `https://${HOST}/`, headers: { date: DATE } };
     const headers = signOciRequest(request, { keyId: KEY_ID, privateKeyPem: encrypted, passphrase: 'open sesame' });
-    expect(verifies(publicKey, [`date: ${DATE}`, '(request-target): get /', `host: ${HOST}`].join('\n'), headers.authorization)).toBe(true);
+    expect(
+      verifies(
+        publicKey,
+        [`date: ${DATE}`, '(request-target): get /', `host: ${HOST}`].join('\n'),
+        headers.authorization,
+      ),
+    ).toBe(true);
 
     const wrong = () => signOciRequest(request, { keyId: KEY_ID, privateKeyPem: encrypted, passphrase: 'wrong' });
     expect(wrong).toThrow(SigningError);
@@ -114,7 +144,9 @@ describe('signOciRequest', () => {
 
   it('refuses keys it cannot sign with, without echoing them', () => {
     const request = { method: 'GET', url: `https://${HOST}/` };
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
     expect(() => signOciRequest(request, { keyId: KEY_ID, privateKeyPem: ec })).toThrow('must be an RSA key');
     const garbage = () => signOciRequest(request, { keyId: KEY_ID, privateKeyPem: 'not-a-key-secret-123' });
     expect(garbage).toThrow(SigningError);

@@ -19,7 +19,11 @@ const BODY_METHODS = new Set(['post', 'put', 'patch']);
  * `(request-target)` standing for `<lowercase method> <path?query>`; requests with a body also
  * sign its length, type and base64 SHA-256, as OCI requires.
  */
-export function signOciRequest(req: SignableRequest, auth: OciAuth, options: { now?: Date } = {}): Record<string, string> {
+export function signOciRequest(
+  req: SignableRequest,
+  auth: OciAuth,
+  options: { now?: Date } = {},
+): Record<string, string> {
   if (!auth.keyId) throw new SigningError('ociAuth.keyId is required');
   const key = privateKey(auth);
   const url = new URL(req.url);
@@ -44,7 +48,8 @@ export function signOciRequest(req: SignableRequest, auth: OciAuth, options: { n
   const signingString = names.map((name) => `${name}: ${values[name]}`).join('\n');
   const signature = sign('sha256', Buffer.from(signingString, 'utf8'), key).toString('base64');
   added.authorization =
-    `Signature version="1",keyId="${auth.keyId}",algorithm="rsa-sha256",` + `headers="${names.join(' ')}",signature="${signature}"`;
+    `Signature version="1",keyId="${auth.keyId}",algorithm="rsa-sha256",` +
+    `headers="${names.join(' ')}",signature="${signature}"`;
   return added;
 }
 

@@ -62,13 +62,18 @@ export async function migrate(databaseUrl: string, source: MigrationSource): Pro
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await client.query(MIGRATIONS_TABLE_DDL(source.schema));
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${schema}."_prisma_migrations"`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${schema}."_prisma_migrations"`);
     const applied = new Map(rows.filter((r) => r.rolled_back_at === null).map((r) => [r.migration_name, r]));
     for (const row of applied.values()) {
       if (row.finished_at === null) {
-        throw new Error(`migration ${row.migration_name} in schema ${source.schema} failed earlier; resolve it before migrating again`);
+        throw new Error(
+          `migration ${row.migration_name} in schema ${source.schema} failed earlier; resolve it before migrating again`,
+        );
       }
     }
     const done: string[] = [];
@@ -95,7 +100,9 @@ export async function migrate(databaseUrl: string, source: MigrationSource): Pro
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${m.name} in schema ${source.schema} failed: ${(err as Error).message}`, { cause: err });
+        throw new Error(`migration ${m.name} in schema ${source.schema} failed: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
       done.push(m.name);
     }

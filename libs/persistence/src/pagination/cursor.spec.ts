@@ -1,6 +1,9 @@
 import { decodeCursor, encodeCursor, paginate, pageWindow } from './cursor';
 
-const row = (i: number) => ({ id: `id-${String(i).padStart(3, '0')}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) });
+const row = (i: number) => ({
+  id: `id-${String(i).padStart(3, '0')}`,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+});
 /** Newest first, as the API lists. */
 const all = Array.from({ length: 7 }, (_, i) => row(7 - i));
 
@@ -13,7 +16,8 @@ function fetch(cursor: ReturnType<typeof decodeCursor> | undefined, limit: numbe
     ? sorted.filter((r) =>
         cursor.direction === 'next'
           ? r.createdAt < cursor.createdAt || (r.createdAt.getTime() === cursor.createdAt.getTime() && r.id < cursor.id)
-          : r.createdAt > cursor.createdAt || (r.createdAt.getTime() === cursor.createdAt.getTime() && r.id > cursor.id),
+          : r.createdAt > cursor.createdAt ||
+            (r.createdAt.getTime() === cursor.createdAt.getTime() && r.id > cursor.id),
       )
     : sorted;
   return paginate(after.slice(0, limit + 1), limit, cursor);
@@ -39,6 +43,10 @@ describe('cursor pagination', () => {
 
   it('refuses a cursor it did not issue', () => {
     expect(() => decodeCursor('garbage')).toThrow('cursor is not one this API issued');
-    expect(decodeCursor(encodeCursor({ direction: 'next', createdAt: new Date(0), id: 'x' }))).toEqual({ direction: 'next', createdAt: new Date(0), id: 'x' });
+    expect(decodeCursor(encodeCursor({ direction: 'next', createdAt: new Date(0), id: 'x' }))).toEqual({
+      direction: 'next',
+      createdAt: new Date(0),
+      id: 'x',
+    });
   });
 });

@@ -11,17 +11,22 @@ export interface Cursor extends CursorKey {
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.direction === 'next' ? 'n' : 'p', c.createdAt.toISOString(), c.id])).toString('base64url');
+  return Buffer.from(JSON.stringify([c.direction === 'next' ? 'n' : 'p', c.createdAt.toISOString(), c.id])).toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(value: string): Cursor {
   try {
     const [d, at, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as [string, string, string];
     const createdAt = new Date(at);
-    if ((d !== 'n' && d !== 'p') || Number.isNaN(createdAt.getTime()) || typeof id !== 'string') throw new Error('bad cursor');
+    if ((d !== 'n' && d !== 'p') || Number.isNaN(createdAt.getTime()) || typeof id !== 'string')
+      throw new Error('bad cursor');
     return { direction: d === 'n' ? 'next' : 'prev', createdAt, id };
   } catch {
-    throw DomainError.invalid('cursor is not one this API issued', [{ loc: ['query', 'cursor'], msg: 'invalid cursor', type: 'value_error' }]);
+    throw DomainError.invalid('cursor is not one this API issued', [
+      { loc: ['query', 'cursor'], msg: 'invalid cursor', type: 'value_error' },
+    ]);
   }
 }
 
@@ -29,7 +34,11 @@ export function decodeCursor(value: string): Cursor {
  * Cuts one page out of rows fetched with `limit + 1` in the cursor's direction (newest first when
  * going forward, oldest first when going back) and makes the cursors to the pages around it.
  */
-export function paginate<T extends CursorKey>(rows: T[], limit: number, cursor: Cursor | undefined): { items: T[]; next: string | null; prev: string | null } {
+export function paginate<T extends CursorKey>(
+  rows: T[],
+  limit: number,
+  cursor: Cursor | undefined,
+): { items: T[]; next: string | null; prev: string | null } {
   const goingBack = cursor?.direction === 'prev';
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
@@ -53,7 +62,13 @@ export function pageWindow(cursor: Cursor | undefined): {
   if (!cursor) return { where: {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] };
   const { createdAt, id } = cursor;
   if (cursor.direction === 'next') {
-    return { where: { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] };
+    return {
+      where: { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    };
   }
-  return { where: { OR: [{ createdAt: { gt: createdAt } }, { createdAt, id: { gt: id } }] }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] };
+  return {
+    where: { OR: [{ createdAt: { gt: createdAt } }, { createdAt, id: { gt: id } }] },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  };
 }

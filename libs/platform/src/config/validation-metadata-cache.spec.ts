@@ -11,7 +11,10 @@ class Child extends Base {
   count!: unknown;
 }
 
-const errorsOf = (value: object) => validateSync(value).map((e) => e.property).sort();
+const errorsOf = (value: object) =>
+  validateSync(value)
+    .map((e) => e.property)
+    .sort();
 
 describe('memoizeValidationMetadata', () => {
   beforeAll(() => {

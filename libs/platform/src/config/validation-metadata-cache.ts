@@ -1,6 +1,12 @@
 import { getMetadataStorage } from 'class-validator';
 
-type Lookup = (target: unknown, schema: unknown, always: unknown, strictGroups: unknown, groups?: string[]) => unknown[];
+type Lookup = (
+  target: unknown,
+  schema: unknown,
+  always: unknown,
+  strictGroups: unknown,
+  groups?: string[],
+) => unknown[];
 const MEMOIZED = Symbol('bastion.memoizedValidationMetadata');
 
 /**
@@ -11,7 +17,9 @@ const MEMOIZED = Symbol('bastion.memoizedValidationMetadata');
  * Idempotent; validation results are unchanged.
  */
 export function memoizeValidationMetadata(): void {
-  const storage = getMetadataStorage() as unknown as Record<string | symbol, unknown> & { getTargetValidationMetadatas: Lookup };
+  const storage = getMetadataStorage() as unknown as Record<string | symbol, unknown> & {
+    getTargetValidationMetadatas: Lookup;
+  };
   if (storage[MEMOIZED]) return;
   storage[MEMOIZED] = true;
   let cache = new Map<unknown, Map<string, unknown[]>>();

@@ -21,7 +21,9 @@ describe('SecretBox', () => {
     parts[4] = Buffer.from('tampered').toString('base64url');
     expect(() => box.open(parts.join('.'), 'row-1')).toThrow(SecretBoxError);
     expect(() => box.open(sealed, 'row-2')).toThrow(SecretBoxError);
-    expect(() => new SecretBox([{ id: 'k2', key: key() }]).open(sealed, 'row-1')).toThrow('no encryption key with id k1');
+    expect(() => new SecretBox([{ id: 'k2', key: key() }]).open(sealed, 'row-1')).toThrow(
+      'no encryption key with id k1',
+    );
   });
 
   it('rotates: a new current key seals, the old one still opens', () => {
@@ -41,8 +43,12 @@ describe('SecretBox', () => {
 
 describe('the development encryption key', () => {
   it('is refused in production and allowed elsewhere', () => {
-    expect(() => refuseDevEncryptionKeysInProduction('production', 'X_KEYS', DEV_ENCRYPTION_KEYS)).toThrow('X_KEYS must be set in production');
+    expect(() => refuseDevEncryptionKeysInProduction('production', 'X_KEYS', DEV_ENCRYPTION_KEYS)).toThrow(
+      'X_KEYS must be set in production',
+    );
     expect(() => refuseDevEncryptionKeysInProduction('development', 'X_KEYS', DEV_ENCRYPTION_KEYS)).not.toThrow();
-    expect(() => refuseDevEncryptionKeysInProduction('production', 'X_KEYS', `k1:${randomBytes(32).toString('base64')}`)).not.toThrow();
+    expect(() =>
+      refuseDevEncryptionKeysInProduction('production', 'X_KEYS', `k1:${randomBytes(32).toString('base64')}`),
+    ).not.toThrow();
   });
 });

@@ -48,12 +48,19 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
     cipher.setAAD(Buffer.from(aad));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, this.currentId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    return [
+      VERSION,
+      this.currentId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      ct.toString('base64url'),
+    ].join('.');
   }
 
   open(envelope: string, aad = ''): string {
     const [version, keyId, iv, tag, ct] = envelope.split('.');
-    if (version !== VERSION || !keyId || !iv || !tag || ct === undefined) throw new SecretBoxError('not a sealed secret');
+    if (version !== VERSION || !keyId || !iv || !tag || ct === undefined)
+      throw new SecretBoxError('not a sealed secret');
     const key = this.keys.get(keyId);
     if (!key) throw new SecretBoxError(`no encryption key with id ${keyId}`);
     try {

@@ -21,11 +21,21 @@ describe('response', () => {
   it('exposes the status code, the body and lower-cased headers', () => {
     const scope = response('raw', {
       statusCode: 201,
-      headers: { 'Content-Type': 'text/plain', 'X-Multi': ['a', 'b'], 'x-multi': 'c', 'Content-Length': 3, Gone: undefined },
+      headers: {
+        'Content-Type': 'text/plain',
+        'X-Multi': ['a', 'b'],
+        'x-multi': 'c',
+        'Content-Length': 3,
+        Gone: undefined,
+      },
     });
     expect(ev('response.statusCode', scope)).toBe(201);
     expect(ev('response.body', scope)).toBe('raw');
-    expect(ev('response.headers', scope)).toEqual({ 'content-type': 'text/plain', 'x-multi': 'a, b, c', 'content-length': '3' });
+    expect(ev('response.headers', scope)).toEqual({
+      'content-type': 'text/plain',
+      'x-multi': 'a, b, c',
+      'content-length': '3',
+    });
     expect(ev("response.headers['content-type']", scope)).toBe('text/plain');
   });
 
@@ -115,7 +125,10 @@ describe('JSON', () => {
   it('parses JSON text', () => {
     expect(ev(`JSON.parse('{"a": [1, true]}').a[1]`)).toBe(true);
     expect(ev('JSON.parse(body).k', { body: '{"k": "v"}' })).toBe('v');
-    expect(errorOf("JSON.parse('{bad')")).toMatchObject({ code: 'builtin', reason: 'JSON.parse(): the text is not valid JSON' });
+    expect(errorOf("JSON.parse('{bad')")).toMatchObject({
+      code: 'builtin',
+      reason: 'JSON.parse(): the text is not valid JSON',
+    });
     expect(errorOf('JSON.parse(1)').reason).toBe('JSON.parse() needs a string, got a number');
   });
 

@@ -2,14 +2,21 @@ import { TemplateError } from '../errors/template-error';
 import { checkStringLength } from '../limits/template-limits';
 import { importValue } from '../values/import-value';
 import { stringifyJson } from '../values/to-text';
-import { BuiltinFunction, createDataObject, kindOf, type DataObject, type TemplateValue } from '../values/template-value';
+import {
+  BuiltinFunction,
+  createDataObject,
+  kindOf,
+  type DataObject,
+  type TemplateValue,
+} from '../values/template-value';
 import { expectArgumentCount } from './builtin-arguments';
 import { stringDecode } from './string-decode';
 
 const contains = new BuiltinFunction('Array.contains', (args) => {
   expectArgumentCount('Array.contains', args, 2);
   const [list, item] = args;
-  if (!Array.isArray(list)) throw new TemplateError('type', `Array.contains() needs an array first, got ${kindOf(list)}`);
+  if (!Array.isArray(list))
+    throw new TemplateError('type', `Array.contains() needs an array first, got ${kindOf(list)}`);
   const items: readonly TemplateValue[] = list;
   // SameValueZero, as Array.prototype.includes: primitives by value, objects by identity.
   return items.includes(item);

@@ -18,7 +18,8 @@ export interface TemplateResponse {
  */
 export function createResponseValue(response: TemplateResponse, maxDataDepth: number): DataObject {
   if (typeof response.body !== 'string') throw new TemplateError('scope', 'response.body must be a string');
-  if (!Number.isInteger(response.statusCode)) throw new TemplateError('scope', 'response.statusCode must be an integer');
+  if (!Number.isInteger(response.statusCode))
+    throw new TemplateError('scope', 'response.statusCode must be an integer');
 
   const headers = createDataObject();
   for (const [name, value] of Object.entries(response.headers)) {

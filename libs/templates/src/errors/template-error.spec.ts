@@ -14,7 +14,12 @@ describe('formatTemplatePath', () => {
 
 describe('TemplateError', () => {
   it('names the path, placeholder and offsets in its message', () => {
-    const err = new TemplateError('type', 'bad thing', { placeholder: 'a.b', position: 3, expressionOffset: 2, loc: ['url'] });
+    const err = new TemplateError('type', 'bad thing', {
+      placeholder: 'a.b',
+      position: 3,
+      expressionOffset: 2,
+      loc: ['url'],
+    });
     expect(err.message).toBe('url: bad thing in {{ a.b }} (position 3, expression offset 2)');
     expect(err.name).toBe('TemplateError');
     expect(err).toBeInstanceOf(Error);
@@ -23,7 +28,13 @@ describe('TemplateError', () => {
   it('keeps what it already knows when placed', () => {
     const inner = new TemplateError('type', 'bad thing', { expressionOffset: 5 });
     const placed = inner.at({ placeholder: 'x', position: 1, expressionOffset: 0, loc: ['a', 1] });
-    expect(placed).toMatchObject({ code: 'type', reason: 'bad thing', placeholder: 'x', position: 1, expressionOffset: 5 });
+    expect(placed).toMatchObject({
+      code: 'type',
+      reason: 'bad thing',
+      placeholder: 'x',
+      position: 1,
+      expressionOffset: 5,
+    });
     expect(placed.path).toBe('a[1]');
   });
 

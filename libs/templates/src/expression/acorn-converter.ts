@@ -1,11 +1,30 @@
 import type { AnyNode, Expression, MemberExpression, Property, SpreadElement } from 'acorn';
 import { TemplateError } from '../errors/template-error';
-import type { BinaryOperator, ElementNode, EntryNode, ExpressionNode, PropertyNode, UnaryOperator } from './expression-node';
+import type {
+  BinaryOperator,
+  ElementNode,
+  EntryNode,
+  ExpressionNode,
+  PropertyNode,
+  UnaryOperator,
+} from './expression-node';
 import { FORBIDDEN_IDENTIFIERS, FORBIDDEN_PROPERTIES } from './forbidden-names';
 
-const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>(
-  ['==', '!=', '===', '!==', '<', '<=', '>', '>=', '+', '-', '*', '/', '%'],
-);
+const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>([
+  '==',
+  '!=',
+  '===',
+  '!==',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+]);
 const UNARY_OPERATORS: ReadonlySet<string> = new Set<UnaryOperator>(['!', '-', '+', 'typeof']);
 
 // Constructs the language leaves out, by acorn node type, as the error names them.

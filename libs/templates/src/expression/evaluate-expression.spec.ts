@@ -121,7 +121,9 @@ describe('member access', () => {
   it('gives numbers, booleans, strings and arrays no properties beyond length and indexes', () => {
     expect(errorOf('n.x').reason).toBe('cannot read "x" of a number');
     expect(errorOf('o.flag.x').reason).toBe('cannot read "x" of a boolean');
-    expect(errorOf('s.toUpperCase').reason).toBe('strings have only "length" and indexes; "toUpperCase" is not available');
+    expect(errorOf('s.toUpperCase').reason).toBe(
+      'strings have only "length" and indexes; "toUpperCase" is not available',
+    );
     expect(errorOf('list.map').reason).toBe('arrays have only "length" and indexes; "map" is not available');
   });
 });
@@ -301,8 +303,12 @@ describe('names and calls', () => {
     const err = errorOf('o.a()');
     expect(err.code).toBe('type');
     expect(err.reason).toBe('"a" is an object, not a function: only built-in functions can be called');
-    expect(errorOf('missing()').reason).toBe('"missing" is undefined, not a function: only built-in functions can be called');
-    expect(errorOf('(1)()').reason).toBe('the callee is a number, not a function: only built-in functions can be called');
+    expect(errorOf('missing()').reason).toBe(
+      '"missing" is undefined, not a function: only built-in functions can be called',
+    );
+    expect(errorOf('(1)()').reason).toBe(
+      'the callee is a number, not a function: only built-in functions can be called',
+    );
   });
 
   it('refuses to render a built-in function itself', () => {
@@ -314,6 +320,8 @@ describe('names and calls', () => {
   it('names the placeholder and offset in the message', () => {
     const err = errorOf('  o.nil.x');
     expect(err.placeholder).toBe('  o.nil.x');
-    expect(err.message).toBe('cannot read "x" of null (use "?." if it may be missing) in {{   o.nil.x }} (expression offset 8)');
+    expect(err.message).toBe(
+      'cannot read "x" of null (use "?." if it may be missing) in {{   o.nil.x }} (expression offset 8)',
+    );
   });
 });

@@ -13,7 +13,11 @@ import { parseExpression } from './parse-expression';
  * Evaluates one bare expression (no braces), e.g. `response.json()?.usage`. The result follows the
  * same rules as a whole-string placeholder.
  */
-export function evaluateExpression(source: string, scope: ScopeLike, options: TemplateOptions = {}): JsonValue | undefined {
+export function evaluateExpression(
+  source: string,
+  scope: ScopeLike,
+  options: TemplateOptions = {},
+): JsonValue | undefined {
   const limits = resolveLimits(options.limits);
   try {
     const { root } = parseExpression(source, limits);

@@ -30,7 +30,11 @@ interface Run {
  * Evaluates a checked syntax tree. The language has no loops and no user functions, so each node is
  * visited at most once; the step count still bounds the work (spreads count the elements they copy).
  */
-export function evaluateNode(root: ExpressionNode, scope: TemplateScope, limits: Readonly<TemplateLimits>): TemplateValue {
+export function evaluateNode(
+  root: ExpressionNode,
+  scope: TemplateScope,
+  limits: Readonly<TemplateLimits>,
+): TemplateValue {
   return evaluate(root, { scope, limits, steps: 0 });
 }
 

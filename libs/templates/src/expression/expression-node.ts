@@ -10,7 +10,14 @@ export type ExpressionNode =
   | { kind: 'array'; start: number; elements: readonly ElementNode[] }
   | { kind: 'object'; start: number; entries: readonly EntryNode[] }
   // `keyStart`: where the property is written, which is where a failed read is reported.
-  | { kind: 'member'; start: number; keyStart: number; object: ExpressionNode; property: PropertyNode; optional: boolean }
+  | {
+      kind: 'member';
+      start: number;
+      keyStart: number;
+      object: ExpressionNode;
+      property: PropertyNode;
+      optional: boolean;
+    }
   | { kind: 'call'; start: number; callee: ExpressionNode; args: readonly ExpressionNode[]; optional: boolean }
   // The boundary an optional chain (`a?.b.c`) short-circuits to.
   | { kind: 'chain'; start: number; expression: ExpressionNode }

@@ -22,7 +22,10 @@ export function readProperty(target: TemplateValue, key: TemplateValue): Templat
     throw new TemplateError('type', `cannot read "${name}" of ${kindOf(target)} (use "?." if it may be missing)`);
   }
   if (target instanceof BuiltinFunction) {
-    throw new TemplateError('type', `cannot read "${name}" of the built-in ${target.name}: functions have no properties`);
+    throw new TemplateError(
+      'type',
+      `cannot read "${name}" of the built-in ${target.name}: functions have no properties`,
+    );
   }
   if (typeof target === 'string' || Array.isArray(target)) {
     const list: ArrayLike<TemplateValue> = target;

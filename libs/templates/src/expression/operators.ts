@@ -80,9 +80,13 @@ function numbersOnly(operator: string, a: TemplateValue, b: TemplateValue): Temp
 }
 
 function compare(operator: '<' | '<=' | '>' | '>=', a: TemplateValue, b: TemplateValue): boolean {
-  const comparable = (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
+  const comparable =
+    (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
   if (!comparable) {
-    throw new TemplateError('type', `"${operator}" needs two numbers or two strings, got ${kindOf(a)} and ${kindOf(b)}`);
+    throw new TemplateError(
+      'type',
+      `"${operator}" needs two numbers or two strings, got ${kindOf(a)} and ${kindOf(b)}`,
+    );
   }
   switch (operator) {
     case '<':

@@ -25,7 +25,9 @@ describe('render budgets', () => {
   it('stops a render whose placeholders together take too many steps', () => {
     const many = `{{ [${Array.from({ length: 300 }, (_, i) => `${i % 10}`).join(', ')}].length }}`;
     const template = Array.from({ length: 400 }, () => many);
-    expect(() => renderTemplate(template, {}, { limits: { maxRenderSteps: 50_000 } })).toThrow('evaluation steps in total');
+    expect(() => renderTemplate(template, {}, { limits: { maxRenderSteps: 50_000 } })).toThrow(
+      'evaluation steps in total',
+    );
     expect(renderTemplate(template.slice(0, 10), {}, { limits: { maxRenderSteps: 50_000 } })).toHaveLength(10);
   });
 

@@ -16,14 +16,20 @@ export class RenderBudget {
   step(count: number): void {
     this.steps += count;
     if (this.steps > this.limits.maxRenderSteps) {
-      throw new TemplateError('limit', `the template needs more than ${this.limits.maxRenderSteps} evaluation steps in total`);
+      throw new TemplateError(
+        'limit',
+        `the template needs more than ${this.limits.maxRenderSteps} evaluation steps in total`,
+      );
     }
   }
 
   build(length: number): void {
     this.chars += length;
     if (this.chars > this.limits.maxRenderChars) {
-      throw new TemplateError('limit', `the template builds more than ${this.limits.maxRenderChars} characters of strings in total`);
+      throw new TemplateError(
+        'limit',
+        `the template builds more than ${this.limits.maxRenderChars} characters of strings in total`,
+      );
     }
   }
 

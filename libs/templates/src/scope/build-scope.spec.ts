@@ -20,7 +20,9 @@ describe('buildScope', () => {
   });
 
   it('refuses a name that is both an input and a secret, rather than picking one', () => {
-    expect(() => buildScope({ inputs: { key: 'a' }, secrets: { key: 'b' } })).toThrow('"key" is both an input and a secret');
+    expect(() => buildScope({ inputs: { key: 'a' }, secrets: { key: 'b' } })).toThrow(
+      '"key" is both an input and a secret',
+    );
   });
 
   it.each(['prompt', 'messages', 'response'])('refuses an input or secret named %s', (name) => {
@@ -38,15 +40,28 @@ describe('buildScope', () => {
   );
 
   it("puts a workflow's stage values under bare names, leaving undefined ones out", () => {
-    const scope = buildScope({ prompt: 'Hi', inputs: { model: 'm' }, values: { access_token: 'tok', attempt: 2, missing: undefined } });
-    expect(evaluateExpression('[access_token, attempt, model, missing ?? "none"]', scope)).toEqual(['tok', 2, 'm', 'none']);
+    const scope = buildScope({
+      prompt: 'Hi',
+      inputs: { model: 'm' },
+      values: { access_token: 'tok', attempt: 2, missing: undefined },
+    });
+    expect(evaluateExpression('[access_token, attempt, model, missing ?? "none"]', scope)).toEqual([
+      'tok',
+      2,
+      'm',
+      'none',
+    ]);
     expect(scope.names).toEqual(['prompt', 'model', 'access_token', 'attempt']);
   });
 
   it('refuses a stage value that clashes with a fixed name, an input or a secret', () => {
     expect(() => buildScope({ prompt: 'x', values: { prompt: 'y' } })).toThrow('the stage output "prompt" clashes');
-    expect(() => buildScope({ inputs: { model: 'm' }, values: { model: 'n' } })).toThrow('the stage output "model" clashes');
-    expect(() => buildScope({ secrets: { apiKey: 'k' }, values: { apiKey: 'n' } })).toThrow('the stage output "apiKey" clashes');
+    expect(() => buildScope({ inputs: { model: 'm' }, values: { model: 'n' } })).toThrow(
+      'the stage output "model" clashes',
+    );
+    expect(() => buildScope({ secrets: { apiKey: 'k' }, values: { apiKey: 'n' } })).toThrow(
+      'the stage output "apiKey" clashes',
+    );
   });
 
   it('copies the data, so later changes to it are not seen', () => {
@@ -67,9 +82,19 @@ describe('plain records as scopes', () => {
 
   it('refuses anything that is not plain data, naming where it is', () => {
     expect(fails({ f: () => 1 })).toThrow('scope value "f" is a function, which templates cannot use');
-    expect(fails({ o: { list: [1, new Date()] } })).toThrow('scope value "o" at list[1] is [object Date], not plain data');
+    expect(fails({ o: { list: [1, new Date()] } })).toThrow(
+      'scope value "o" at list[1] is [object Date], not plain data',
+    );
     expect(fails({ o: new (class Thing {})() })).toThrow('scope value "o" is [object Object], not plain data');
-    expect(fails({ o: { get g() { return 1; } } })).toThrow('scope value "o" at g is a getter or setter, not plain data');
+    expect(
+      fails({
+        o: {
+          get g() {
+            return 1;
+          },
+        },
+      }),
+    ).toThrow('scope value "o" at g is a getter or setter, not plain data');
     expect(fails({ s: Symbol('x') })).toThrow('scope value "s" is a symbol');
     expect(fails({ String: 'x' })).toThrow('the scope name "String" is reserved');
   });

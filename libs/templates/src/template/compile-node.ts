@@ -14,7 +14,12 @@ type Loc = readonly TemplatePathSegment[];
  * are; only values are templates. Problems go to `report` with their template path, and the walk
  * carries on past them so validation can list them all.
  */
-export function compileNode(value: unknown, limits: Readonly<TemplateLimits>, loc: Loc, report: ReportError): TemplateNode {
+export function compileNode(
+  value: unknown,
+  limits: Readonly<TemplateLimits>,
+  loc: Loc,
+  report: ReportError,
+): TemplateNode {
   return new TemplateCompiler(limits, report).walk(value, loc, 0);
 }
 
@@ -29,7 +34,9 @@ class TemplateCompiler {
       case 'string':
         return this.string(value, loc);
       case 'number':
-        return Number.isFinite(value) ? { kind: 'constant', value } : this.invalid(loc, 'a template number must be finite');
+        return Number.isFinite(value)
+          ? { kind: 'constant', value }
+          : this.invalid(loc, 'a template number must be finite');
       case 'boolean':
       case 'undefined':
         return { kind: 'constant', value };
@@ -95,7 +102,8 @@ class TemplateCompiler {
     }
     if (parts.every((part) => typeof part === 'string')) return { kind: 'constant', value: text };
     const only = segments[0];
-    const whole = segments.length === 1 && only.kind === 'placeholder' && only.position === 0 && only.end === text.length;
+    const whole =
+      segments.length === 1 && only.kind === 'placeholder' && only.position === 0 && only.end === text.length;
     const first = parts[0];
     if (whole && typeof first === 'object') return { kind: 'whole', placeholder: first };
     return { kind: 'text', parts, loc };

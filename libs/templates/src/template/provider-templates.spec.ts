@@ -61,7 +61,9 @@ describe('an OpenAI chat completions template', () => {
   });
 
   it('reads the outputs from a response', () => {
-    const response = jsonResponse(200, { choices: [{ message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }] });
+    const response = jsonResponse(200, {
+      choices: [{ message: { role: 'assistant', content: 'Hi!' }, finish_reason: 'stop' }],
+    });
     expect(outputs.render(buildScope({ response }))).toEqual({ content: 'Hi!', statusCode: 200, finished: true });
   });
 
@@ -127,7 +129,11 @@ describe('an Anthropic messages template', () => {
 
   it('reads the outputs, with headers by lower-case name', () => {
     const response = {
-      ...jsonResponse(200, { content: [{ type: 'text', text: 'Hello!' }], stop_reason: 'end_turn', usage: { input_tokens: 9 } }),
+      ...jsonResponse(200, {
+        content: [{ type: 'text', text: 'Hello!' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 9 },
+      }),
       headers: { 'Request-Id': 'req_1' },
     };
     expect(outputs.render(buildScope({ response }))).toEqual({

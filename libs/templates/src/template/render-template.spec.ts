@@ -108,7 +108,9 @@ describe('renderTemplate: errors', () => {
   });
 
   it('prefixes the path given in the options', () => {
-    expect(renderError({ content: '{{ nil.x }}' }, { path: ['template', 'outputs'] }).path).toBe('template.outputs.content');
+    expect(renderError({ content: '{{ nil.x }}' }, { path: ['template', 'outputs'] }).path).toBe(
+      'template.outputs.content',
+    );
   });
 
   it('fails to compile before rendering anything', () => {

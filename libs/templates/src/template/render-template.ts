@@ -8,6 +8,10 @@ import type { TemplateOptions } from './template-options';
  * value, whatever its type; any other string with placeholders becomes a string. Compile once with
  * `compileTemplate` where the same template renders many times.
  */
-export function renderTemplate(template: unknown, scope: ScopeLike, options: TemplateOptions = {}): JsonValue | undefined {
+export function renderTemplate(
+  template: unknown,
+  scope: ScopeLike,
+  options: TemplateOptions = {},
+): JsonValue | undefined {
   return compileTemplate(template, options).render(scope);
 }

@@ -1,11 +1,18 @@
 import { validateTemplate } from './validate-template';
 
 const summary = (template: unknown, options = {}) =>
-  validateTemplate(template, options).map((e) => ({ path: e.path, code: e.code, placeholder: e.placeholder, reason: e.reason }));
+  validateTemplate(template, options).map((e) => ({
+    path: e.path,
+    code: e.code,
+    placeholder: e.placeholder,
+    reason: e.reason,
+  }));
 
 describe('validateTemplate', () => {
   it('finds nothing wrong with a good template', () => {
-    expect(validateTemplate({ url: '{{ baseUrl }}/v1', json: { n: 1, list: ['{{ prompt }}', true, null] } })).toEqual([]);
+    expect(validateTemplate({ url: '{{ baseUrl }}/v1', json: { n: 1, list: ['{{ prompt }}', true, null] } })).toEqual(
+      [],
+    );
     expect(validateTemplate('plain text')).toEqual([]);
   });
 
@@ -17,22 +24,39 @@ describe('validateTemplate', () => {
     };
     expect(summary(template)).toEqual([
       { path: 'url', code: 'syntax', placeholder: 'a +', reason: 'syntax error: Unexpected token' },
-      { path: 'headers.Authorization', code: 'unsupported', placeholder: 'this.key', reason: 'templates do not support "this"' },
+      {
+        path: 'headers.Authorization',
+        code: 'unsupported',
+        placeholder: 'this.key',
+        reason: 'templates do not support "this"',
+      },
       {
         path: 'json.messages[0]',
         code: 'forbidden',
         placeholder: 'messages.constructor',
         reason: 'the property "constructor" is not accessible',
       },
-      { path: 'json.messages[1]', code: 'syntax', placeholder: undefined, reason: 'the placeholder is not closed with "}}"' },
+      {
+        path: 'json.messages[1]',
+        code: 'syntax',
+        placeholder: undefined,
+        reason: 'the placeholder is not closed with "}}"',
+      },
     ]);
   });
 
   it('reports names outside the known inputs and secrets when given them', () => {
-    const template = { h: 'Bearer {{ apiKye }}', m: '{{ model }}', p: '{{ prompt }}', j: '{{ JSON.stringify(messages) }}' };
+    const template = {
+      h: 'Bearer {{ apiKye }}',
+      m: '{{ model }}',
+      p: '{{ prompt }}',
+      j: '{{ JSON.stringify(messages) }}',
+    };
     expect(validateTemplate(template)).toEqual([]);
     const errors = validateTemplate(template, { knownNames: ['apiKey', 'model'] });
-    expect(errors.map((e) => e.message)).toEqual(['h: unknown name "apiKye" in {{ apiKye }} (position 7, expression offset 0)']);
+    expect(errors.map((e) => e.message)).toEqual([
+      'h: unknown name "apiKye" in {{ apiKye }} (position 7, expression offset 0)',
+    ]);
     expect(errors[0].code).toBe('scope');
   });
 

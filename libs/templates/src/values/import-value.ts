@@ -1,4 +1,9 @@
-import { formatTemplatePath, TemplateError, type TemplateErrorCode, type TemplatePathSegment } from '../errors/template-error';
+import {
+  formatTemplatePath,
+  TemplateError,
+  type TemplateErrorCode,
+  type TemplatePathSegment,
+} from '../errors/template-error';
 import { BuiltinFunction, createDataObject, type TemplateValue } from './template-value';
 
 /**

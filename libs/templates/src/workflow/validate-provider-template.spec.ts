@@ -3,7 +3,12 @@ import { validateProviderTemplate } from './validate-provider-template';
 /** The workflow a connections tool sends (API-NOTES §2b): an OAuth stage, then a retried chat call. */
 const connectionsWorkflow = () => ({
   type: 'workflow',
-  outputs: { content: '{{ content }}', statusCode: '{{ statusCode }}', error: '{{ error }}', responseBody: '{{ responseBody }}' },
+  outputs: {
+    content: '{{ content }}',
+    statusCode: '{{ statusCode }}',
+    error: '{{ error }}',
+    responseBody: '{{ responseBody }}',
+  },
   stages: [
     {
       type: 'request',
@@ -41,7 +46,9 @@ describe('validateProviderTemplate', () => {
   });
 
   it('checks a request template as a template, as before', () => {
-    expect(validateProviderTemplate({ type: 'request', method: 'POST', url: '{{ baseUrl }}' }, { knownNames: known })).toEqual([]);
+    expect(
+      validateProviderTemplate({ type: 'request', method: 'POST', url: '{{ baseUrl }}' }, { knownNames: known }),
+    ).toEqual([]);
     const [e] = validateProviderTemplate({ type: 'request', method: 'POST', url: '{{ nope }}' }, { knownNames: known });
     expect(e.message).toContain('unknown name "nope"');
   });
@@ -59,13 +66,17 @@ describe('validateProviderTemplate', () => {
     const w = connectionsWorkflow();
     (w.stages[0] as { url: string }).url = '{{ authUrl }}?last={{ statusCode }}';
     const errors = validateProviderTemplate(w, { knownNames: known });
-    expect(errors.map((e) => [e.loc, e.reason])).toEqual([[['stages', 0, 'url'], 'stage 1 (request): unknown name "statusCode"']]);
+    expect(errors.map((e) => [e.loc, e.reason])).toEqual([
+      [['stages', 0, 'url'], 'stage 1 (request): unknown name "statusCode"'],
+    ]);
   });
 
   it('knows attempt only inside a retry', () => {
     const w = connectionsWorkflow();
     (w.stages[0] as { url: string }).url = '{{ authUrl }}?n={{ attempt }}';
-    expect(validateProviderTemplate(w, { knownNames: known })[0].reason).toBe('stage 1 (request): unknown name "attempt"');
+    expect(validateProviderTemplate(w, { knownNames: known })[0].reason).toBe(
+      'stage 1 (request): unknown name "attempt"',
+    );
   });
 
   it('requires outputs that yield content', () => {
@@ -85,7 +96,12 @@ describe('validateProviderTemplate', () => {
           { type: 'request', method: 'POST' },
           { type: 'retry', attempts: 0, backoff: true, when: 5, block: { type: 'retry' } },
           { type: 'loop' },
-          { type: 'request', url: 'https://x.example', outputs: { prompt: '{{ response.body }}', content: '{{ response.body }}' }, extra: 1 },
+          {
+            type: 'request',
+            url: 'https://x.example',
+            outputs: { prompt: '{{ response.body }}', content: '{{ response.body }}' },
+            extra: 1,
+          },
         ],
       },
       { knownNames: known },
@@ -105,12 +121,18 @@ describe('validateProviderTemplate', () => {
   it('refuses an output that would hide an input, and empty or oversized stage lists', () => {
     const w = connectionsWorkflow();
     (w.stages[0] as { outputs: Record<string, string> }).outputs = { baseUrl: '{{ response.body }}' };
-    expect(validateProviderTemplate(w, { knownNames: known })[0].reason).toBe('stage 1 (request): the output "baseUrl" would hide the scope name "baseUrl"');
-    expect(validateProviderTemplate({ type: 'workflow', stages: [], outputs: { content: '' } }, { knownNames: [] })[0].reason).toBe(
-      'the workflow: stages must be a non-empty list',
+    expect(validateProviderTemplate(w, { knownNames: known })[0].reason).toBe(
+      'stage 1 (request): the output "baseUrl" would hide the scope name "baseUrl"',
     );
+    expect(
+      validateProviderTemplate({ type: 'workflow', stages: [], outputs: { content: '' } }, { knownNames: [] })[0]
+        .reason,
+    ).toBe('the workflow: stages must be a non-empty list');
     const many = Array.from({ length: 11 }, () => ({ type: 'request', url: 'https://x.example' }));
-    expect(validateProviderTemplate({ type: 'workflow', stages: many, outputs: { content: '' } }, { knownNames: [] })[0].reason).toBe('the workflow: at most 10 stages');
+    expect(
+      validateProviderTemplate({ type: 'workflow', stages: many, outputs: { content: '' } }, { knownNames: [] })[0]
+        .reason,
+    ).toBe('the workflow: at most 10 stages');
   });
 
   it('reports syntax errors inside a stage with the stage named', () => {

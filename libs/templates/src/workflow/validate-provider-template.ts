@@ -15,7 +15,19 @@ export const WORKFLOW_LIMITS = Object.freeze({
 /** Names a stage output may not take: the fixed scope names and the retry's `attempt`. */
 export const RESERVED_STAGE_OUTPUTS: readonly string[] = ['prompt', 'messages', 'response', 'attempt'];
 
-const REQUEST_KEYS = new Set(['type', 'method', 'url', 'headers', 'queryParams', 'body', 'json', 'timeout', 'awsAuth', 'ociAuth', 'outputs']);
+const REQUEST_KEYS = new Set([
+  'type',
+  'method',
+  'url',
+  'headers',
+  'queryParams',
+  'body',
+  'json',
+  'timeout',
+  'awsAuth',
+  'ociAuth',
+  'outputs',
+]);
 const RETRY_KEYS = new Set(['type', 'attempts', 'backoff', 'when', 'block']);
 const WORKFLOW_KEYS = new Set(['type', 'stages', 'outputs', 'timeout']);
 
@@ -89,11 +101,24 @@ class WorkflowCheck {
     return [];
   }
 
-  private retry(stage: Record<string, unknown>, path: TemplatePathSegment[], label: string, known: ReadonlySet<string>): string[] {
+  private retry(
+    stage: Record<string, unknown>,
+    path: TemplatePathSegment[],
+    label: string,
+    known: ReadonlySet<string>,
+  ): string[] {
     this.unknownKeys(stage, RETRY_KEYS, path, label);
     const attempts = stage.attempts;
-    if (typeof attempts !== 'number' || !Number.isInteger(attempts) || attempts < 1 || attempts > WORKFLOW_LIMITS.maxAttempts) {
-      this.fail('type', label, `attempts must be a whole number from 1 to ${WORKFLOW_LIMITS.maxAttempts}`, [...path, 'attempts']);
+    if (
+      typeof attempts !== 'number' ||
+      !Number.isInteger(attempts) ||
+      attempts < 1 ||
+      attempts > WORKFLOW_LIMITS.maxAttempts
+    ) {
+      this.fail('type', label, `attempts must be a whole number from 1 to ${WORKFLOW_LIMITS.maxAttempts}`, [
+        ...path,
+        'attempts',
+      ]);
     }
     const inside = [...known, 'attempt'];
     let outputs: string[] = [];
@@ -107,7 +132,8 @@ class WorkflowCheck {
     const after = [...inside, ...outputs];
     if (stage.backoff !== undefined) {
       if (typeof stage.backoff === 'number') {
-        if (!(stage.backoff >= 0)) this.fail('type', label, 'backoff must be a number of seconds, 0 or more', [...path, 'backoff']);
+        if (!(stage.backoff >= 0))
+          this.fail('type', label, 'backoff must be a number of seconds, 0 or more', [...path, 'backoff']);
       } else if (typeof stage.backoff === 'string') {
         this.expressions(stage.backoff, [...path, 'backoff'], label, after);
       } else {
@@ -115,26 +141,36 @@ class WorkflowCheck {
       }
     }
     if (stage.when !== undefined) {
-      if (typeof stage.when !== 'string') this.fail('type', label, 'when must be an expression such as "{{ statusCode >= 500 }}"', [...path, 'when']);
+      if (typeof stage.when !== 'string')
+        this.fail('type', label, 'when must be an expression such as "{{ statusCode >= 500 }}"', [...path, 'when']);
       else this.expressions(stage.when, [...path, 'when'], label, [...after, 'response']);
     }
     return outputs;
   }
 
   /** A request stage (or a retry's block); returns its output names. */
-  private request(stage: Record<string, unknown>, path: TemplatePathSegment[], label: string, known: string[]): string[] {
+  private request(
+    stage: Record<string, unknown>,
+    path: TemplatePathSegment[],
+    label: string,
+    known: string[],
+  ): string[] {
     this.unknownKeys(stage, REQUEST_KEYS, path, label);
-    if (typeof stage.url !== 'string' || stage.url === '') this.fail('type', label, 'url must be a non-empty string', [...path, 'url']);
-    if (stage.method !== undefined && (typeof stage.method !== 'string' || stage.method === '')) this.fail('type', label, 'method must be a string', [...path, 'method']);
+    if (typeof stage.url !== 'string' || stage.url === '')
+      this.fail('type', label, 'url must be a non-empty string', [...path, 'url']);
+    if (stage.method !== undefined && (typeof stage.method !== 'string' || stage.method === ''))
+      this.fail('type', label, 'method must be a string', [...path, 'method']);
     for (const key of ['headers', 'queryParams'] as const) {
       const v = stage[key];
       if (v !== undefined && (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string'))) {
         this.fail('type', label, `${key} must map names to strings`, [...path, key]);
       }
     }
-    if (stage.body !== undefined && typeof stage.body !== 'string') this.fail('type', label, 'body must be a string (use json for JSON)', [...path, 'body']);
+    if (stage.body !== undefined && typeof stage.body !== 'string')
+      this.fail('type', label, 'body must be a string (use json for JSON)', [...path, 'body']);
     for (const key of ['awsAuth', 'ociAuth'] as const) {
-      if (stage[key] !== undefined && !isRecord(stage[key])) this.fail('type', label, `${key} must be an object`, [...path, key]);
+      if (stage[key] !== undefined && !isRecord(stage[key]))
+        this.fail('type', label, `${key} must be an object`, [...path, key]);
     }
     this.timeout(stage.timeout, [...path, 'timeout'], label);
     const { outputs, ...requestPart } = stage;
@@ -148,7 +184,11 @@ class WorkflowCheck {
     const names = Object.keys(outputs);
     for (const name of names) {
       if (RESERVED_STAGE_OUTPUTS.includes(name) || this.baseNames.has(name)) {
-        this.fail('scope', label, `the output "${name}" would hide the scope name "${name}"`, [...path, 'outputs', name]);
+        this.fail('scope', label, `the output "${name}" would hide the scope name "${name}"`, [
+          ...path,
+          'outputs',
+          name,
+        ]);
       }
     }
     return names;
@@ -157,13 +197,24 @@ class WorkflowCheck {
   private timeout(value: unknown, loc: TemplatePathSegment[], label: string): void {
     if (value === undefined) return;
     if (typeof value !== 'number' || !(value >= 0.1) || value > WORKFLOW_LIMITS.maxTimeoutSeconds) {
-      this.fail('type', label, `timeout must be a number of seconds from 0.1 to ${WORKFLOW_LIMITS.maxTimeoutSeconds}`, loc);
+      this.fail(
+        'type',
+        label,
+        `timeout must be a number of seconds from 0.1 to ${WORKFLOW_LIMITS.maxTimeoutSeconds}`,
+        loc,
+      );
     }
   }
 
-  private unknownKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>, path: TemplatePathSegment[], label: string): void {
+  private unknownKeys(
+    value: Record<string, unknown>,
+    allowed: ReadonlySet<string>,
+    path: TemplatePathSegment[],
+    label: string,
+  ): void {
     for (const key of Object.keys(value)) {
-      if (!allowed.has(key)) this.fail('type', label, `unknown field "${key}" (allowed: ${[...allowed].join(', ')})`, [...path, key]);
+      if (!allowed.has(key))
+        this.fail('type', label, `unknown field "${key}" (allowed: ${[...allowed].join(', ')})`, [...path, key]);
     }
   }
 
@@ -171,7 +222,12 @@ class WorkflowCheck {
   private expressions(value: unknown, path: TemplatePathSegment[], label: string, known: string[]): void {
     for (const e of validateTemplate(value, { knownNames: known, limits: this.limits, path })) {
       this.errors.push(
-        new TemplateError(e.code, `${label}: ${e.reason}`, { placeholder: e.placeholder, position: e.position, expressionOffset: e.expressionOffset, loc: e.loc }),
+        new TemplateError(e.code, `${label}: ${e.reason}`, {
+          placeholder: e.placeholder,
+          position: e.position,
+          expressionOffset: e.expressionOffset,
+          loc: e.loc,
+        }),
       );
     }
   }

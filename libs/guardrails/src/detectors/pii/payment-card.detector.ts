@@ -4,7 +4,8 @@ import { passesLuhn } from '../checksums/luhn';
 import type { Detector } from '../detector';
 
 /** Issuer prefixes: Visa, Mastercard (51-55, 2221-2720), Amex, Diners, JCB, Discover, UnionPay. */
-const ISSUER = /^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|30[0-5]|3[68]|35(?:2[89]|[3-8]\d)|6011|64[4-9]|65|62)/;
+const ISSUER =
+  /^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|30[0-5]|3[68]|35(?:2[89]|[3-8]\d)|6011|64[4-9]|65|62)/;
 
 /** How card numbers are written: one block, 4-4-4-4(-3), 4-4-4-n, or Amex/Diners 4-6-5 / 4-6-4. */
 function isCardGrouping(sizes: readonly number[]): boolean {
@@ -44,7 +45,7 @@ export const paymentCard: Detector<'payment-card'> = {
     const groups: Group[] = [];
     for (const m of value.matchAll(/\d+/g)) groups.push({ start: start + m.index, digits: m[0] });
     const found: Span[] = [];
-    for (let i = 0; i < groups.length; ) {
+    for (let i = 0; i < groups.length;) {
       const last = lastGroupOfCard(groups, i);
       if (last < 0) {
         i++;

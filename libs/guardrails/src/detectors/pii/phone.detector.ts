@@ -20,7 +20,8 @@ function balancedParentheses(value: string): boolean {
 export const phone: Detector<'phone'> = {
   id: 'phone',
   name: 'Phone number',
-  description: 'International phone numbers (+44 20 7946 0958) and North American numbers with separators ((555) 123-4567).',
+  description:
+    'International phone numbers (+44 20 7946 0958) and North American numbers with separators ((555) 123-4567).',
   pattern: '\\+\\d(?:[ .()-]{0,2}\\d){7,14}|\\(?\\d{3}\\)?[ .-]?\\d{3}[ .-]\\d{4}',
   confirm(value, text, start) {
     const end = start + value.length;

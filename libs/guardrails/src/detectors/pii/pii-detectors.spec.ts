@@ -66,7 +66,10 @@ describe('payment-card', () => {
   });
 
   it('finds two cards written one after the other', () => {
-    expect(found('payment-card', '4111111111111111 5555555555554444')).toEqual(['4111111111111111', '5555555555554444']);
+    expect(found('payment-card', '4111111111111111 5555555555554444')).toEqual([
+      '4111111111111111',
+      '5555555555554444',
+    ]);
   });
 
   it.each([

@@ -13,6 +13,8 @@ export const usSsn: Detector<'us-ssn'> = {
   confirm(value, text, start) {
     if (!standsAlone(text, start, start + value.length, '- ')) return false;
     const area = value.slice(0, 3);
-    return area !== '000' && area !== '666' && area[0] !== '9' && value.slice(4, 6) !== '00' && value.slice(7) !== '0000';
+    return (
+      area !== '000' && area !== '666' && area[0] !== '9' && value.slice(4, 6) !== '00' && value.slice(7) !== '0000'
+    );
   },
 };

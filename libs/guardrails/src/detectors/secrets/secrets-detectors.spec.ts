@@ -4,14 +4,18 @@ import type { SecretsDetectorId } from './secrets-detectors';
 
 // A generous time budget: these tests are about what is found (and CPU time), not how busy the machine is.
 function found(detector: SecretsDetectorId, text: string): string[] {
-  const scanner = compileScanner({ type: 'secrets', detectors: [detector] }, { includeText: true, timeBudgetMs: 60_000 });
+  const scanner = compileScanner(
+    { type: 'secrets', detectors: [detector] },
+    { includeText: true, timeBudgetMs: 60_000 },
+  );
   return scanner.scan(text).data.matches.map((m) => m[3] ?? '');
 }
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const JWT = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: '1234567890' })}.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U`;
 const GHP = `ghp_${'a1B2c3D4e5'.repeat(3)}F6g7H8`;
-const PEM_BODY = 'MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\nKUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQ==';
+const PEM_BODY =
+  'MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\nKUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQ==';
 
 describe('aws-access-key', () => {
   it.each([
@@ -19,10 +23,13 @@ describe('aws-access-key', () => {
     ['"ASIAY34FZKBOKMUTVV7A"', 'ASIAY34FZKBOKMUTVV7A'],
   ])('finds it in %p', (text, expected) => expect(found('aws-access-key', text)).toEqual([expected]));
 
-  it.each(['AKIAIOSFODNN7EXAMPL', 'AKIAIOSFODNN7EXAMPLEX', 'XAKIAIOSFODNN7EXAMPLE', 'akiaiosfodnn7example', 'AKIDIOSFODNN7EXAMPLE'])(
-    'ignores %p',
-    (text) => expect(found('aws-access-key', text)).toEqual([]),
-  );
+  it.each([
+    'AKIAIOSFODNN7EXAMPL',
+    'AKIAIOSFODNN7EXAMPLEX',
+    'XAKIAIOSFODNN7EXAMPLE',
+    'akiaiosfodnn7example',
+    'AKIDIOSFODNN7EXAMPLE',
+  ])('ignores %p', (text) => expect(found('aws-access-key', text)).toEqual([]));
 });
 
 describe('github-token', () => {
@@ -30,11 +37,15 @@ describe('github-token', () => {
     [`token ${GHP}`, GHP],
     [`gho_${'Z9'.repeat(18)}`, `gho_${'Z9'.repeat(18)}`],
     [`GH_TOKEN=ghs_${'x1'.repeat(18)}`, `ghs_${'x1'.repeat(18)}`],
-    [`github_pat_11ABCDEFG0${'a'.repeat(12)}_${'b9'.repeat(29)}c`, `github_pat_11ABCDEFG0${'a'.repeat(12)}_${'b9'.repeat(29)}c`],
+    [
+      `github_pat_11ABCDEFG0${'a'.repeat(12)}_${'b9'.repeat(29)}c`,
+      `github_pat_11ABCDEFG0${'a'.repeat(12)}_${'b9'.repeat(29)}c`,
+    ],
   ])('finds it in %p', (text, expected) => expect(found('github-token', text)).toEqual([expected]));
 
-  it.each(['ghp_short1234', `ghx_${'a1'.repeat(18)}`, `xghp_${'a1'.repeat(18)}`, 'github_pat_tooShort'])('ignores %p', (text) =>
-    expect(found('github-token', text)).toEqual([]),
+  it.each(['ghp_short1234', `ghx_${'a1'.repeat(18)}`, `xghp_${'a1'.repeat(18)}`, 'github_pat_tooShort'])(
+    'ignores %p',
+    (text) => expect(found('github-token', text)).toEqual([]),
   );
 });
 
