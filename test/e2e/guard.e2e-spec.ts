@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { signDevToken } from '@bastion/auth';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { connect } from '@nats-io/transport-node';
+import { bearer, TEST_NATS_USER, uniqueTenant, waitFor } from '@bastion/testing';
 import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
 import type { MockUpstream } from '../support/mock-upstream';
 import { http } from '../support/stack';
@@ -311,6 +312,91 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(text).toContain('event: error');
     expect(client).toBeTruthy();
   });
+
+  it.each([
+    ['clean', 'a'.repeat(600), false],
+    ['with the match in its last deltas', `${'a'.repeat(600)} the pw is ${SECRET}`, true],
+  ])(
+    'relays the events of one upstream chunk in one frame, and blocks as before (%s)',
+    async (_what, text, blocked) => {
+      const { key } = await setup();
+      const events = [
+        [
+          'message_start',
+          {
+            type: 'message_start',
+            message: {
+              id: 'm',
+              type: 'message',
+              role: 'assistant',
+              content: [],
+              model: MODEL,
+              usage: { input_tokens: 1, output_tokens: 1 },
+            },
+          },
+        ],
+        ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+        ...(text.match(/.{1,8}/gs) ?? []).map((t) => [
+          'content_block_delta',
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
+        ]),
+        ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+        [
+          'message_delta',
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 1 },
+          },
+        ],
+        ['message_stop', { type: 'message_stop' }],
+      ] as const;
+      // The whole stream in one write: the proxy reads it as one chunk (or a few).
+      upstream.raw = {
+        status: 200,
+        contentType: 'text/event-stream',
+        body: events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(''),
+      };
+      // As the tests' own NATS user: watching every inbox is what no service may do.
+      const nc = await connect({
+        servers: process.env.TEST_NATS_URL!,
+        user: TEST_NATS_USER.user,
+        pass: TEST_NATS_USER.password,
+      });
+      const frames: string[] = [];
+      nc.subscribe('_INBOX.>', { callback: (_e, m) => void frames.push(m.string()) });
+      await nc.flush();
+      try {
+        const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: MODEL,
+            max_tokens: 8,
+            stream: true,
+            messages: [{ role: 'user', content: 'go' }],
+          }),
+        });
+        const relayed = await res.text();
+        await nc.flush();
+        const data = frames.filter((f) => f.includes('"kind":"data"'));
+        expect(data.length).toBeGreaterThan(0);
+        expect(data.length).toBeLessThanOrEqual(4);
+        expect(data.some((f) => f.includes(SECRET))).toBe(false);
+        expect(relayed).not.toContain(SECRET);
+        if (blocked) {
+          expect(relayed).toContain('event: error');
+          expect(relayed).not.toContain('message_stop');
+        } else {
+          const deltas = [...relayed.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+          expect(deltas).toBe(text);
+          expect(relayed.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
+        }
+      } finally {
+        await nc.close();
+      }
+    },
+  );
 
   it('answers a non-JSON 200 from the provider with a 502 in Anthropic shape', async () => {
     const { client } = await setup();

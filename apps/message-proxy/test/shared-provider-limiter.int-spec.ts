@@ -1,25 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { connectNats, natsLogin } from '@bastion/messaging';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { SharedProviderLimiter } from '../src/limits/shared-provider-limiter';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { PROVIDER_LIMITS_BUCKET } from '@bastion/contracts';
+import { loginOptions, natsLogin, processState, resilientOptions } from '@bastion/messaging';
+import { freePort, startNatsServer } from '@bastion/testing';
+import { LEASE_SECONDS, SharedProviderLimiter } from '../src/limits/shared-provider-limiter';
 
 const natsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+/** The message proxy's own NATS user: its permissions must cover the bucket. */
+const asProxy = (url: string) =>
+  loginOptions(natsLogin({ NATS_URL: url, NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Three message-proxy replicas (each its own NATS connection and limiter) share one provider's
- * limits through JetStream KV: what they admit together stays at the limit, not three times it.
+ * Message-proxy replicas (each its own NATS connection and limiter) share one provider's limits
+ * through JetStream KV: what they admit together stays at the limit, not a multiple of it, although
+ * each takes its admissions in leases.
  */
 describe('provider limits across replicas (JetStream KV)', () => {
   let conns: NatsConnection[];
   let replicas: SharedProviderLimiter[];
 
   beforeAll(async () => {
-    // Each as the message proxy's own NATS user: its permissions must cover the bucket.
-    conns = await Promise.all(
-      [0, 1, 2].map(() =>
-        connectNats(natsLogin({ NATS_URL: natsUrl(), NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy')),
-      ),
-    );
+    conns = await Promise.all([0, 1, 2].map(() => connect(asProxy(natsUrl()))));
     replicas = conns.map((nc) => new SharedProviderLimiter(nc));
   });
 
@@ -38,7 +44,7 @@ describe('provider limits across replicas (JetStream KV)', () => {
         while (Date.now() - started < 3200) {
           const d = await r.acquire(key, limits);
           if (d.ok) admittedAt.push(Date.now() - started);
-          await new Promise((res) => setTimeout(res, 16));
+          await sleep(16);
         }
       }),
     );
@@ -48,11 +54,82 @@ describe('provider limits across replicas (JetStream KV)', () => {
     expect(steady).toBeLessThanOrEqual(55);
   });
 
-  it('never lets more than `requests` in at once across replicas', async () => {
+  it('never lets more than `requests` in at once across replicas, and what a lease left unspent comes back', async () => {
     const key = `t-${randomUUID()}:p`;
     const limits = { maxRequestsPerSecond: null, requestConcurrencyLimit: { requests: 20, decayPerSecond: 0.001 } };
-    const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => replicas[i % 3].acquire(key, limits)));
-    expect(decisions.filter((d) => d.ok)).toHaveLength(20);
-    expect(decisions.find((d) => !d.ok)).toMatchObject({ reason: 'more than 20 requests in flight' });
+    const burst = await Promise.all(Array.from({ length: 60 }, (_, i) => replicas[i % 3].acquire(key, limits)));
+    const admitted = burst.filter((d) => d.ok).length;
+    expect(admitted).toBeLessThanOrEqual(20);
+    // Held unspent by other replicas' leases: at most 10% of the limit each.
+    expect(admitted).toBeGreaterThanOrEqual(20 - 2 * 2);
+    expect(burst.find((d) => !d.ok)).toMatchObject({ reason: 'more than 20 requests in flight' });
+    // Once the leases expired, what they left is back in the shared count, and no more than that.
+    await sleep(LEASE_SECONDS * 1000 + 100);
+    const later = await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 3].acquire(key, limits)));
+    expect(admitted + later.filter((d) => d.ok).length).toBe(20);
+  });
+
+  it('lets two replicas share a limit, each writing the shared entry once per lease, not per request', async () => {
+    const key = `t-${randomUUID()}:p`;
+    const name = key.replace(':', '_');
+    const limits = { maxRequestsPerSecond: null, requestConcurrencyLimit: { requests: 1000, decayPerSecond: 0.001 } };
+    const [a, b] = replicas;
+    const kv = await new Kvm(conns[0]).open(PROVIDER_LIMITS_BUCKET);
+    const decisions = [];
+    for (let i = 0; i < 200; i++) decisions.push(await (i % 4 === 0 ? b : a).acquire(key, limits));
+    expect(decisions.every((d) => d.ok)).toBe(true);
+    const before = (await kv.get(name))!.revision;
+    for (let i = 0; i < 200; i++) expect((await a.acquire(key, limits)).ok).toBe(true);
+    const after = (await kv.get(name))!;
+    // 400 admitted between them, plus what their leases still hold (at most 10% of the limit each).
+    const { level } = after.json<{ level: number }>();
+    expect(level).toBeGreaterThanOrEqual(399);
+    expect(level).toBeLessThanOrEqual(400 + 2 * 100);
+    // Revisions count the bucket's writes: 200 admissions took a handful (leases double up to 100).
+    expect(after.revision - before).toBeLessThan(30);
   });
 });
+
+describe('provider limits when the KV is out of reach', () => {
+  const store = mkdtempSync(join(tmpdir(), 'limiter-nats-'));
+  let server: Awaited<ReturnType<typeof startNatsServer>>;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    server = await startNatsServer(store, await freePort());
+    const options = resilientOptions();
+    nc = await connect({ ...asProxy(server.url), ...options, reconnectDelayHandler: () => 200 });
+    processState.track(nc, 'limiter-test', undefined, options.attempts);
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await server?.stop();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  it('counts in this replica alone while NATS is down, at once rather than after a timeout', async () => {
+    const limiter = new SharedProviderLimiter(nc);
+    const limits = { maxRequestsPerSecond: 3, requestConcurrencyLimit: null };
+    expect((await limiter.acquire('t:shared', limits)).ok).toBe(true);
+    expect(await new Kvm(nc).open(PROVIDER_LIMITS_BUCKET).then((kv) => kv.get('t_shared'))).not.toBeNull();
+
+    await server.stop();
+    await waitFor(() => !processState.isConnected(nc));
+    const started = performance.now();
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await limiter.acquire('t:local', limits));
+    expect(performance.now() - started).toBeLessThan(100);
+    // The local count still holds the limit: three per second, then a refusal.
+    expect(decisions.map((d) => d.ok)).toEqual([true, true, true, false]);
+    expect(decisions[3]).toMatchObject({ reason: 'more than 3 requests per second' });
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}

@@ -202,6 +202,34 @@ describe('prompt store', () => {
     );
   });
 
+  it('stores the rest of a batch while one record of it is refused by the database, and that one on a retry', async () => {
+    const tenant = uniqueTenant();
+    const fn = `refuse_${randomUUID().slice(0, 8)}`;
+    await db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.input = 'poison' THEN RAISE EXCEPTION 'refused for this test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(
+      `CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`,
+    );
+    try {
+      // Published together, so they reach the store in one batch (or a few).
+      const good = Array.from({ length: 30 }, (_, i) => promptRecord(tenant, { input: `good ${i}` }));
+      await publishRecords(nc, [...good.slice(0, 15), promptRecord(tenant, { input: 'poison' }), ...good.slice(15)]);
+      await waitFor(async () => ((await rowsOf(tenant)).length === 30 ? true : undefined), 10_000, 'the good records');
+      expect((await rowsOf(tenant)).map((r) => r.input)).not.toContain('poison');
+    } finally {
+      await db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
+      await db.query(`DROP FUNCTION prompts.${fn}()`);
+    }
+    await waitFor(
+      async () => ((await rowsOf(tenant)).length === 31 ? true : undefined),
+      10_000,
+      'the refused record, stored on a retry',
+    );
+  });
+
   it('drops a malformed record without holding up the ones after it', async () => {
     const tenant = uniqueTenant();
     await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ id: 'not-a-uuid', tenant }));

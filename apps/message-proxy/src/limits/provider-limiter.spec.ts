@@ -1,4 +1,4 @@
-import { ProviderLimiter } from './provider-limiter';
+import { ProviderLimiter, take } from './provider-limiter';
 
 describe('ProviderLimiter', () => {
   let t = 0;
@@ -33,5 +33,27 @@ describe('ProviderLimiter', () => {
     expect(l.acquire('b', { maxRequestsPerSecond: 1, requestConcurrencyLimit: null }).ok).toBe(true);
     for (let i = 0; i < 100; i++)
       expect(l.acquire('c', { maxRequestsPerSecond: null, requestConcurrencyLimit: null }).ok).toBe(true);
+  });
+});
+
+describe('take (a lease of admissions)', () => {
+  const limits = { maxRequestsPerSecond: 10, requestConcurrencyLimit: { requests: 4, decayPerSecond: 1 } };
+
+  it('grants as many as fit under both limits, counting each like one admission', () => {
+    const first = take(undefined, limits, 100, 3);
+    expect(first.granted).toBe(3);
+    expect(first.next).toMatchObject({ tokens: 7, level: 3 });
+    const second = take(first.next, limits, 100, 3);
+    expect(second.granted).toBe(1);
+    const third = take(second.next, limits, 100, 3);
+    expect(third).toMatchObject({ granted: 0, refusal: { reason: 'more than 4 requests in flight', retryAfter: 1 } });
+  });
+
+  it('takes back what a lease did not spend before granting again', () => {
+    const full = take(undefined, limits, 100, 4).next;
+    const renewed = take(full, limits, 100, 2, 2);
+    expect(renewed.granted).toBe(2);
+    expect(renewed.next).toMatchObject({ tokens: 6, level: 4 });
+    expect(take(full, limits, 100, 0, 3)).toMatchObject({ granted: 0, next: { tokens: 9, level: 1 } });
   });
 });

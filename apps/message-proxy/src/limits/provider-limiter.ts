@@ -29,38 +29,60 @@ export function admit(
   limits: ProviderLimits,
   now: number,
 ): { decision: LimitDecision; next: LimitState } {
+  const { granted, refusal, next } = take(state, limits, now, 1);
+  return { decision: granted === 1 ? { ok: true } : { ok: false, ...refusal! }, next };
+}
+
+/**
+ * `admit` for up to `want` requests at once (a lease a replica spends on its own), after giving
+ * back `giveBack` admissions taken earlier and not spent: each granted admission takes one token
+ * and adds one to the leaky bucket, exactly as `want` separate admissions would; fewer than `want`
+ * are granted when fewer fit, and none with the refusal of the limit that is full.
+ */
+export function take(
+  state: LimitState | undefined,
+  limits: ProviderLimits,
+  now: number,
+  want: number,
+  giveBack = 0,
+): { granted: number; refusal?: { retryAfter: number; reason: string }; next: LimitState } {
   const s: LimitState = state
     ? { ...state }
     : { tokens: limits.maxRequestsPerSecond ?? 0, refilledAt: now, level: 0, decayedAt: now };
-  const rate = limits.maxRequestsPerSecond;
-  if (rate !== null && rate > 0) {
-    s.tokens = Math.min(rate, s.tokens + Math.max(0, now - s.refilledAt) * rate);
+  const rate =
+    limits.maxRequestsPerSecond !== null && limits.maxRequestsPerSecond > 0 ? limits.maxRequestsPerSecond : null;
+  if (rate !== null) {
+    s.tokens = Math.min(rate, s.tokens + Math.max(0, now - s.refilledAt) * rate + giveBack);
     s.refilledAt = now;
   }
   const c = limits.requestConcurrencyLimit;
   if (c) {
-    s.level = Math.max(0, s.level - Math.max(0, now - s.decayedAt) * c.decayPerSecond);
+    s.level = Math.max(0, s.level - Math.max(0, now - s.decayedAt) * c.decayPerSecond - giveBack);
     s.decayedAt = now;
   }
-  if (rate !== null && rate > 0 && s.tokens < 1) {
+  let granted = want;
+  if (rate !== null) granted = Math.min(granted, Math.floor(s.tokens));
+  if (c) granted = Math.min(granted, Math.floor(c.requests - s.level));
+  if (want <= 0) return { granted: 0, next: s };
+  if (granted <= 0) {
+    if (rate !== null && s.tokens < 1)
+      return {
+        granted: 0,
+        refusal: { retryAfter: (1 - s.tokens) / rate, reason: `more than ${rate} requests per second` },
+        next: s,
+      };
     return {
-      decision: { ok: false, retryAfter: (1 - s.tokens) / rate, reason: `more than ${rate} requests per second` },
-      next: s,
-    };
-  }
-  if (c && s.level + 1 > c.requests) {
-    return {
-      decision: {
-        ok: false,
-        retryAfter: (s.level + 1 - c.requests) / c.decayPerSecond,
-        reason: `more than ${c.requests} requests in flight`,
+      granted: 0,
+      refusal: {
+        retryAfter: (s.level + 1 - c!.requests) / c!.decayPerSecond,
+        reason: `more than ${c!.requests} requests in flight`,
       },
       next: s,
     };
   }
-  if (rate !== null && rate > 0) s.tokens -= 1;
-  if (c) s.level += 1;
-  return { decision: { ok: true }, next: s };
+  if (rate !== null) s.tokens -= granted;
+  if (c) s.level += granted;
+  return { granted, next: s };
 }
 
 /** A provider's limits counted in this process alone (the fallback when the shared count is out of reach). */

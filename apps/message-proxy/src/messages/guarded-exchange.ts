@@ -200,7 +200,10 @@ export class GuardedExchange {
     } else {
       const events = synthesizeStream(answer.body as { id?: string; model?: string }, responseText(answer.body));
       const sse = events.map((e) => dialect.event(JSON.parse(e.data) as StreamEvent));
-      for (const data of sse) if (data) emit({ kind: 'data', data });
+      // The whole answer is scanned and ready: it leaves in as few frames as FrameBatch allows.
+      const frame = new FrameBatch(emit);
+      for (const data of sse) if (data) frame.add(data);
+      frame.flush();
       if (p.recording.providerResult) p.recording.providerResult.data = sse.join('');
     }
     return { kind: 'answer', status: answer.status, body: null, record: await p.recording.close() };
@@ -240,30 +243,36 @@ export class GuardedExchange {
     );
     const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     const sent: string[] = [];
+    // The events the guard released from one upstream chunk leave in one frame, as soon as the chunk is read.
+    const frame = new FrameBatch(emit);
     const send = (events: StreamEvent[]) => {
       for (const e of events) {
         const sse = dialect.event(e);
         if (!sse) continue;
         sent.push(sse);
-        emit({ kind: 'data', data: sse });
+        frame.add(sse);
       }
     };
     const parser = new SseParser();
     let stop: { reason: string; detail: string } | undefined;
     try {
       reading: for await (const chunk of upstream.body) {
-        for (const raw of parser.push(String(chunk))) {
-          const event = parseObject(raw.data);
-          if (!event || typeof event.type !== 'string') {
-            stop = { reason: 'malformed', detail: `an event the proxy could not parse (${raw.event})` };
-            break reading;
+        try {
+          for (const raw of parser.push(String(chunk))) {
+            const event = parseObject(raw.data);
+            if (!event || typeof event.type !== 'string') {
+              stop = { reason: 'malformed', detail: `an event the proxy could not parse (${raw.event})` };
+              break reading;
+            }
+            const step = guard.push(event as StreamEvent);
+            send(step.events);
+            if (step.stop) {
+              stop = step.stop;
+              break reading;
+            }
           }
-          const step = guard.push(event as StreamEvent);
-          send(step.events);
-          if (step.stop) {
-            stop = step.stop;
-            break reading;
-          }
+        } finally {
+          frame.flush();
         }
       }
       if (!stop && !signal.aborted) {
@@ -289,10 +298,12 @@ export class GuardedExchange {
           },
         },
       ]);
+      frame.flush();
       return this.blocked(p, 'response', summary);
     }
     if (stop)
       send([{ type: 'error', error: { type: 'api_error', message: `the provider's stream failed: ${stop.detail}` } }]);
+    frame.flush();
     this.finish(p, summary, guard.delivered, {
       data: sent.join(''),
       statusCode: 200,
@@ -457,6 +468,35 @@ export function streamedExchange(
       abort.abort();
     };
   });
+}
+
+/** The most text one data frame carries (NATS refuses messages over its max_payload, 1 MB by default). */
+const MAX_FRAME_CHARS = 128 * 1024;
+
+/**
+ * Server-sent events that are ready together, sent as one data frame: `add` collects, `flush`
+ * emits what was collected (nothing waits for a timer; the caller flushes whenever it would
+ * otherwise wait for more input). A frame that reached MAX_FRAME_CHARS is emitted at once.
+ */
+export class FrameBatch {
+  private parts: string[] = [];
+  private chars = 0;
+
+  constructor(private readonly emit: (frame: StreamFrame) => void) {}
+
+  add(sse: string): void {
+    this.parts.push(sse);
+    this.chars += sse.length;
+    if (this.chars >= MAX_FRAME_CHARS) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    const data = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
+    this.parts = [];
+    this.chars = 0;
+    this.emit({ kind: 'data', data });
+  }
 }
 
 export function caiError(results: ScannerResultRecord[]): {

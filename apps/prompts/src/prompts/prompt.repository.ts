@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Cursor } from '@bastion/persistence';
-import type { Prisma, Prompt } from '../generated/prisma/client';
+import { Prisma, type Prompt } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 import type { PromptFilter } from './prompt-filters';
 import { promptPageQuery } from './prompt-page';
@@ -12,14 +12,16 @@ export class PromptRepository {
 
   /** `INSERT ... ON CONFLICT (id) DO NOTHING`: true when stored now, false when it already was. */
   async insertOnce(row: Prisma.PromptCreateManyInput): Promise<boolean> {
-    const { count } = await this.prisma.prompt.createMany({ data: [row], skipDuplicates: true });
-    return count === 1;
+    return (await this.insertManyOnce([row])) === 1;
   }
 
-  /** The same for many rows in one statement; answers how many were stored now. */
-  async insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
-    const { count } = await this.prisma.prompt.createMany({ data: rows, skipDuplicates: true });
-    return count;
+  /**
+   * The same for many rows in one statement, the rows as one JSON parameter (Prisma's createMany
+   * builds and compiles a query per call, which cost more than the insert); answers how many were
+   * stored now.
+   */
+  insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
+    return this.prisma.$executeRawUnsafe(INSERT_PROMPTS, JSON.stringify(rows.map(asJson)));
   }
 
   /** A page in (receivedAt, id) order; one extra row tells whether more follow. */
@@ -40,4 +42,45 @@ export class PromptRepository {
       take: limit,
     });
   }
+}
+
+/** Each column of a prompt row and its type; the JSON keys are the row's field names. */
+const COLUMNS: [field: keyof Prisma.PromptCreateManyInput, column: string, type: string][] = [
+  ['id', 'id', 'uuid'],
+  ['tenant', 'tenant', 'text'],
+  ['projectId', 'project_id', 'text'],
+  ['userId', 'user_id', 'text'],
+  ['provider', 'provider', 'text'],
+  ['providerId', 'provider_id', 'text'],
+  ['input', 'input', 'text'],
+  ['memory', 'memory', 'text[]'],
+  ['extraInputs', 'extra_inputs', 'jsonb'],
+  ['externalMetadata', 'external_metadata', 'jsonb'],
+  ['fromTemplate', 'from_template', 'boolean'],
+  ['templateId', 'template_id', 'uuid'],
+  ['parentId', 'parent_id', 'text'],
+  ['preserve', 'preserve', 'boolean'],
+  ['type', 'type', 'text'],
+  ['source', 'source', 'text'],
+  ['receivedAt', 'received_at', 'timestamptz'],
+  ['outcome', 'outcome', 'text'],
+  ['response', 'response', 'text'],
+  ['files', 'files', 'jsonb'],
+  ['providerResult', 'provider_result', 'jsonb'],
+  ['scannerResults', 'scanner_results', 'jsonb'],
+];
+
+const INSERT_PROMPTS =
+  `INSERT INTO "prompts"."prompts" (${COLUMNS.map(([, c]) => `"${c}"`).join(', ')}) ` +
+  `SELECT ${COLUMNS.map(([f]) => `r."${f}"`).join(', ')} ` +
+  `FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([f, , t]) => `"${f}" ${t}`).join(', ')}) ` +
+  `ON CONFLICT ("id") DO NOTHING`;
+
+/** A row as JSON: dates as ISO strings, the database NULL of a JSON column as null. */
+function asJson(row: Prisma.PromptCreateManyInput): Record<string, unknown> {
+  return {
+    ...row,
+    receivedAt: row.receivedAt instanceof Date ? row.receivedAt.toISOString() : row.receivedAt,
+    providerResult: row.providerResult === Prisma.DbNull ? null : row.providerResult,
+  };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type PromptRecordedEvent, ProxyEventContracts } from '@bastion/contracts';
+import { checkPromptRecord, type PromptRecordedEvent, ProxyEventContracts } from '@bastion/contracts';
 import { consumes, DurableConsumer, NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
@@ -31,6 +31,8 @@ export class PromptRecordConsumer implements OnModuleInit, OnModuleDestroy {
       durable: PROMPTS_STORE_DURABLE,
       startAt: 'all',
       logger: this.logger,
+      // The records come from the message proxy: checked by type in one pass, not by class-validator.
+      check: checkPromptRecord,
       handler: (event) => this.prompts.record(event),
       // One INSERT for many records: at proxy rates, one statement per record cost more than the rest.
       batch: { handler: (events) => this.prompts.recordMany(events), size: 200, waitMs: 10 },

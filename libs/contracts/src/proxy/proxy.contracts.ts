@@ -21,9 +21,10 @@ export interface ExchangeTiming {
 }
 
 /**
- * What a streamed exchange sends back over NATS, one reply each: the head first, then data. `ping`
- * frames come every STREAM_HEARTBEAT_MS from the start, so the gateway can tell a silent model from
- * a proxy that is gone.
+ * What a streamed exchange sends back over NATS, one reply each: the head first, then data. A data
+ * frame carries whole events of the client's stream, as many as were ready together (the gateway
+ * writes it as it is). `ping` frames come every STREAM_HEARTBEAT_MS from the start, so the gateway
+ * can tell a silent model from a proxy that is gone.
  */
 export type StreamFrame =
   | { kind: 'head'; status: number; contentType: string; promptId: string; timing?: ExchangeTiming }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import { createHash, generateKeyPairSync, verify } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { Resolver } from '../address/guarded-lookup';
 import { OutboundError, type OutboundErrorKind } from '../errors/outbound-error';
 import { signOciRequest } from '../signing/oci-signature';
@@ -410,6 +410,55 @@ describe('OutboundClient failures', () => {
       expect(hellos[0].includes(Buffer.from('provider.test'))).toBe(true);
     } finally {
       await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    }
+  });
+
+  it('decompresses a gzip event stream as it arrives, not at its end', async () => {
+    const events = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const gzip = createGzip();
+      gzip.pipe(res);
+      gzip.write('event: ping\ndata: {}\n\n');
+      gzip.flush();
+      // The rest only once the client showed it received the first event (the test ends it).
+      res.on('close', () => gzip.destroy());
+    });
+    try {
+      const res = await client(allowLocal).stream({ method: 'GET', url: `http://127.0.0.1:${events.port}/` });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      const first = await res.body[Symbol.asyncIterator]().next();
+      expect(String(first.value)).toBe('event: ping\ndata: {}\n\n');
+      res.body.destroy();
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('breaks a stream off when the caller cancels it mid-body, as a cancellation', async () => {
+    const endless = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const t = setInterval(() => res.write('data: x\n\n'), 10);
+      res.on('close', () => clearInterval(t));
+    });
+    try {
+      const controller = new AbortController();
+      const res = await client(allowLocal).stream({
+        method: 'GET',
+        url: `http://127.0.0.1:${endless.port}/`,
+        signal: controller.signal,
+      });
+      const err = await failure(
+        (async () => {
+          for await (const chunk of res.body) {
+            void chunk;
+            controller.abort();
+          }
+        })(),
+      );
+      expect(err.kind).toBe('other');
+      expect(err.message).toContain('was cancelled');
+    } finally {
+      await endless.close();
     }
   });
 

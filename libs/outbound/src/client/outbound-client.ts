@@ -1,12 +1,10 @@
 import { context, propagation, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import axios, {
-  type AxiosInstance,
-  type AxiosResponse,
-  type RawAxiosResponseHeaders,
-  type AxiosResponseHeaders,
-} from 'axios';
+import type * as http from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { AddressGuard } from '../address/address-guard';
 import { Allowlist, parseAllowlist } from '../address/allowlist';
 import { systemResolver, type Resolver } from '../address/guarded-lookup';
@@ -59,9 +57,10 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
- * The platform's only way to make an outbound HTTP request (provider tester, message proxy). A
- * small class around axios rather than an axios instance, so no caller can switch off what makes
- * it safe (agents, proxy, redirects, adapter) through per-request config.
+ * The platform's only way to make an outbound HTTP request (provider tester, message proxy): a
+ * small class on Node's own HTTP client (an HTTP library's per-request configuration merging cost
+ * the message proxy a tenth of its CPU), taking no per-request options that could switch off what
+ * makes it safe (agents, proxy, redirects).
  *
  * - SSRF: every connection goes through guarded agents (see guarded-agents.ts); IP literals are
  *   also checked here, before any socket exists, for a fast and clear refusal.
@@ -69,12 +68,12 @@ const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
  *   public host cannot bounce the request to a private one, and the tester shows what happened.
  * - Proxies from the environment (HTTP_PROXY, ...) are ignored: the guard must see the real
  *   destination, not a proxy that would fetch anything for us.
- * - Every status is a response; only a failure to get one is an OutboundError.
+ * - Every status is a response; only a failure to get one is an OutboundError. Bodies in gzip,
+ *   deflate or brotli are decompressed, and counted against the cap after decompression.
  * - Tracing: one CLIENT span per request naming the host, never the path or query (they can hold
  *   secrets), and only `traceparent` added to what goes upstream.
  */
 export class OutboundClient {
-  private readonly http: AxiosInstance;
   private readonly agents: GuardedAgents;
   private readonly guard: AddressGuard;
   private readonly timeoutMs: number;
@@ -91,31 +90,26 @@ export class OutboundClient {
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxResponseBytes = positive(options.maxResponseBytes, DEFAULT_MAX_BYTES, 'maxResponseBytes');
     this.maxRequestBytes = positive(options.maxRequestBytes, DEFAULT_MAX_BYTES, 'maxRequestBytes');
-    this.http = axios.create({
-      adapter: 'http',
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      proxy: false,
-      maxRedirects: 0,
-      maxContentLength: this.maxResponseBytes,
-      maxBodyLength: this.maxRequestBytes,
-      validateStatus: () => true,
-      // Bytes in, bytes out: no JSON guessing, so signatures and the tester see what was sent.
-      transformRequest: [],
-      transformResponse: [],
-    });
   }
 
   async request(req: OutboundRequest): Promise<OutboundResponse> {
-    const { res, finish } = await this.send(req, 'arraybuffer');
-    finish();
-    return { ...head(res), body: res.data as Buffer };
+    const { res, body, ctx, finish } = await this.send(req);
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      finish();
+      return { ...head(res), body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) };
+    } catch (err) {
+      const failure = toOutboundError(err, ctx());
+      finish(failure);
+      throw failure;
+    }
   }
 
   /** Like request, but hands over the body as it arrives (server-sent events from a model). */
   async stream(req: OutboundRequest): Promise<OutboundStreamResponse> {
-    const { res, ctx, finish } = await this.send(req, 'stream');
-    return { ...head(res), body: relay(res.data as Readable, ctx, finish) };
+    const { res, body, ctx, finish } = await this.send(req);
+    return { ...head(res), body: relay(body, ctx, finish) };
   }
 
   /** Closes pooled connections; in-flight requests fail. */
@@ -124,12 +118,15 @@ export class OutboundClient {
     this.agents.https.destroy();
   }
 
-  private async send(req: OutboundRequest, responseType: 'arraybuffer' | 'stream') {
+  /**
+   * Sends the request on the guarded agents and resolves with the response head, and its body
+   * decompressed and held to the size cap. The deadline covers the body too; until `finish`, it
+   * (or the caller's signal) breaks the exchange off.
+   */
+  private async send(req: OutboundRequest) {
     const url = this.checkUrl(req.url);
     const timeoutMs =
       req.timeoutMs === undefined ? this.timeoutMs : positive(req.timeoutMs, this.timeoutMs, 'timeoutMs');
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const ctx = (): FailureContext => ({
       origin: url.origin,
       timeoutMs,
@@ -137,13 +134,27 @@ export class OutboundClient {
       maxRequestBytes: this.maxRequestBytes,
       timedOut: deadline.signal.aborted,
     });
+    const data = toBuffer(req.body);
+    if (data && data.length > this.maxRequestBytes)
+      throw new OutboundError('too_large', `the request body is larger than ${this.maxRequestBytes} bytes`);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const signal = req.signal ? AbortSignal.any([deadline.signal, req.signal]) : deadline.signal;
     const span = startClientSpan(req.method, url);
     let finished = false;
+    let exchange: { req?: http.ClientRequest; res?: http.IncomingMessage } = {};
+    const abort = () => {
+      const cancelled = toOutboundError(Object.assign(new Error('cancelled'), { code: 'ERR_CANCELED' }), ctx());
+      exchange.req?.destroy(cancelled);
+      exchange.res?.destroy(cancelled);
+    };
     /** Ends the exchange: once the body is read, or on failure. */
     const finish = (failure?: OutboundError) => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+      exchange = {};
       if (failure) {
         span.setAttribute('error.type', failure.kind);
         span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
@@ -151,17 +162,25 @@ export class OutboundClient {
       span.end();
     };
     try {
-      const res = await this.http.request({
-        method: req.method,
-        url: url.href,
-        headers: withTraceParent(withoutDefaultContentType(req.headers), span),
-        data: toBuffer(req.body),
-        responseType,
-        signal: req.signal ? AbortSignal.any([deadline.signal, req.signal]) : deadline.signal,
+      signal.addEventListener('abort', abort, { once: true });
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const https = url.protocol === 'https:';
+        const outgoing = (https ? httpsRequest : httpRequest)(url, {
+          method: req.method,
+          headers: requestHeaders(req.headers, data, span),
+          agent: https ? this.agents.https : this.agents.http,
+        });
+        exchange.req = outgoing;
+        // Kept for the whole exchange: an abort after the response destroys the request too.
+        outgoing.on('error', reject);
+        outgoing.once('response', resolve);
+        if (signal.aborted) abort();
+        outgoing.end(data);
       });
-      span.setAttribute('http.response.status_code', res.status);
-      if (res.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
-      return { res, ctx, finish };
+      exchange.res = res;
+      span.setAttribute('http.response.status_code', res.statusCode ?? 0);
+      if ((res.statusCode ?? 0) >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      return { res, body: decodedBody(req.method, res, this.maxResponseBytes, url.origin), ctx, finish };
     } catch (err) {
       const failure = toOutboundError(err, ctx());
       finish(failure);
@@ -196,17 +215,67 @@ export function createOutboundClient(options?: OutboundClientOptions): OutboundC
   return new OutboundClient(options);
 }
 
-function head(res: AxiosResponse): OutboundResponseHead {
-  return { status: res.status, statusText: res.statusText ?? '', headers: flattenHeaders(res.headers) };
+function head(res: http.IncomingMessage): OutboundResponseHead {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  // The body handed over is decompressed: its encoding is no longer the one the server named.
+  if (decoderFor(res)) delete headers['content-encoding'];
+  return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers };
 }
 
-function flattenHeaders(headers: RawAxiosResponseHeaders | AxiosResponseHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || value === null) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+/** A stream that turns the response's content encoding back into bytes, when it has one this client asked for. */
+function decoderFor(res: http.IncomingMessage): Transform | undefined {
+  if (res.statusCode === 204 || res.headers['content-length'] === '0') return undefined;
+  // Flushing on every chunk, so a compressed event stream still arrives event by event, and a truncated body yields what it had.
+  const options = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (
+    String(res.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase()
+  ) {
+    case 'gzip':
+    case 'x-gzip':
+    case 'deflate':
+      return zlib.createUnzip(options);
+    case 'br':
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    default:
+      return undefined;
   }
-  return out;
+}
+
+/** The body as the caller reads it: decompressed, and failing with too_large past `max` bytes. */
+function decodedBody(method: string, res: http.IncomingMessage, max: number, origin: string): Readable {
+  const decoder = method.toUpperCase() === 'HEAD' ? undefined : decoderFor(res);
+  let received = 0;
+  const capped = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > max)
+        return done(new OutboundError('too_large', `the response from ${origin} is larger than ${max} bytes`));
+      done(null, chunk);
+    },
+  });
+  const fail = (err: Error) => capped.destroy(err);
+  res.on('error', fail);
+  if (decoder) {
+    decoder.on('error', fail);
+    res.pipe(decoder).pipe(capped);
+  } else {
+    res.pipe(capped);
+  }
+  // A reader that stops early (or a cap that was hit) frees the connection.
+  capped.once('close', () => {
+    if (!res.complete) res.destroy();
+    decoder?.destroy();
+  });
+  return capped;
 }
 
 /** Re-emits the body, turning a mid-body failure into an OutboundError and ending the deadline with the body. */
@@ -244,20 +313,26 @@ function startClientSpan(method: string, url: URL): Span {
   });
 }
 
-/** Adds the span's `traceparent` (nothing when tracing is off), and only that: no baggage, no tracestate. */
-function withTraceParent<H extends Record<string, string | false>>(headers: H, span: Span): H {
+/**
+ * The headers as the caller gave them (no content type added: a provider would read the body
+ * wrongly and a signature would not cover it), the body's length, the encodings this client
+ * decodes when the caller named none, and the span's `traceparent` (nothing when tracing is off),
+ * and only that: no baggage, no tracestate.
+ */
+function requestHeaders(
+  given: Readonly<Record<string, string>> = {},
+  body: Buffer | undefined,
+  span: Span,
+): Record<string, string> {
+  const headers: Record<string, string> = { ...given };
+  const names = new Set(Object.keys(given).map((n) => n.toLowerCase()));
+  if (!names.has('accept')) headers.accept = 'application/json, text/plain, */*';
+  if (!names.has('accept-encoding')) headers['accept-encoding'] = 'gzip, deflate, br';
+  if (body && !names.has('content-length')) headers['content-length'] = String(body.length);
   const carrier: Record<string, string> = {};
   propagation.inject(trace.setSpan(context.active(), span), carrier);
-  return carrier.traceparent ? { ...headers, traceparent: carrier.traceparent } : headers;
-}
-
-/**
- * Axios gives POST/PUT/PATCH a form content type when none is set; a provider would read the
- * body wrongly and a signature would not cover it. `false` tells axios to leave the header out.
- */
-function withoutDefaultContentType(headers: Readonly<Record<string, string>> = {}): Record<string, string | false> {
-  const hasType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
-  return hasType ? { ...headers } : { ...headers, 'Content-Type': false };
+  if (carrier.traceparent) headers.traceparent = carrier.traceparent;
+  return headers;
 }
 
 function toBuffer(body: string | Uint8Array | undefined): Buffer | undefined {

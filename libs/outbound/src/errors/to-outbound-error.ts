@@ -7,7 +7,7 @@ export interface FailureContext {
   timeoutMs: number;
   maxResponseBytes: number;
   maxRequestBytes: number;
-  /** The client's own deadline fired (axios then reports a plain cancellation). */
+  /** The client's own deadline fired (the exchange then ends as a cancellation). */
   timedOut: boolean;
 }
 
@@ -40,9 +40,9 @@ const TLS_CODES = new Set([
 ]);
 
 /**
- * Turns whatever axios or Node threw into an OutboundError. Axios wraps Node's errors (keeping
- * them as `cause`) and Happy Eyeballs wraps per-address failures in an AggregateError, so the
- * codes are gathered from the whole chain.
+ * Turns whatever Node threw into an OutboundError. Node keeps an underlying error as `cause` and
+ * Happy Eyeballs wraps per-address failures in an AggregateError, so the codes are gathered from
+ * the whole chain.
  */
 export function toOutboundError(err: unknown, ctx: FailureContext): OutboundError {
   const chain = causeChain(err);
@@ -57,19 +57,7 @@ export function toOutboundError(err: unknown, ctx: FailureContext): OutboundErro
   if (ctx.timedOut || codes.some((c) => TIMEOUT_CODES.has(c))) {
     return new OutboundError('timeout', `${ctx.origin} did not answer within ${ctx.timeoutMs} ms`, { cause: err });
   }
-  if (has('ERR_FR_MAX_BODY_LENGTH_EXCEEDED') || messages.some((m) => /maxBodyLength/.test(m))) {
-    return new OutboundError('too_large', `the request body is larger than ${ctx.maxRequestBytes} bytes`, {
-      cause: err,
-    });
-  }
-  if (messages.some((m) => /maxContentLength/.test(m))) {
-    return new OutboundError(
-      'too_large',
-      `the response from ${ctx.origin} is larger than ${ctx.maxResponseBytes} bytes`,
-      { cause: err },
-    );
-  }
-  if (has('ERR_CANCELED'))
+  if (has('ERR_CANCELED') || has('ABORT_ERR'))
     return new OutboundError('other', `the request to ${ctx.origin} was cancelled`, { cause: err });
   const unreachable = first(UNREACHABLE);
   if (unreachable) {
