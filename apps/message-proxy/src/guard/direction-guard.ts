@@ -78,8 +78,9 @@ interface EntryState {
   matches: Map<string, ScanMatch>;
   failed: boolean;
   overLimit?: string;
-  startedDate?: string;
-  completedDate?: string;
+  /** When the entry's first and latest scans ran (ms since the epoch; ISO strings only in the summary). */
+  startedAt?: number;
+  completedAt?: number;
 }
 
 /**
@@ -115,7 +116,7 @@ export class DirectionGuard {
     let overLimit = false;
     for (const s of this.states) {
       if (s.scanner instanceof Error) continue;
-      s.startedDate ??= new Date().toISOString();
+      s.startedAt ??= Date.now();
       if (this.budget.exhausted) {
         s.overLimit ??= `the request's scan budget of ${this.budget.limitMs} ms is spent`;
         overLimit = true;
@@ -133,7 +134,7 @@ export class DirectionGuard {
         s.overLimit ??= err.message;
         overLimit = true;
       } finally {
-        s.completedDate = new Date().toISOString();
+        s.completedAt = Date.now();
       }
     }
     if (!this.enforcing) return { blocked: false, redactions: [] };
@@ -151,35 +152,49 @@ export class DirectionGuard {
    */
   stream(cap: number): GuardStream {
     const live = this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
-    const started = new Date().toISOString();
-    for (const s of live) s.startedDate ??= started;
+    const started = Date.now();
+    for (const s of live) s.startedAt ??= started;
     let scanner: StreamScanner | undefined = createStreamScanner(
       live.map((s) => s.scanner),
       { cap, deadline: this.budget.deadline },
     );
     let length = 0;
-    const step = (run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] }, final: boolean) => {
+    // Most pieces of a stream only wait for the next scan: one verdict object until `safeUpTo` moves.
+    let clean: WindowVerdict & { safeUpTo: number } = { blocked: false, redactions: [], safeUpTo: 0 };
+    const cleanAt = (safeUpTo: number) => {
+      if (clean.safeUpTo !== safeUpTo) clean = { blocked: false, redactions: [], safeUpTo };
+      return clean;
+    };
+    const step = (final: boolean, text = '') => {
       if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
+      const current = scanner;
+      const passes = current.scannedChars;
       try {
-        const current = scanner;
-        const { safeUpTo, findings } = this.budget.run(() => run(current));
-        return { ...this.verdictOf(live, findings), safeUpTo };
+        const { safeUpTo, findings } = this.budget.run(() => (final ? current.finish() : current.push(text)));
+        return findings.length > 0 ? { ...this.verdictOf(live, findings), safeUpTo } : cleanAt(safeUpTo);
       } catch (err) {
         if (!(err instanceof ScanLimitError)) throw err;
         for (const s of live) s.overLimit ??= err.message;
         scanner = undefined;
         return { blocked: this.enforcing, redactions: [], safeUpTo: 0 };
       } finally {
-        const done = new Date().toISOString();
-        for (const s of live) s.completedDate = done;
+        if (final || current.scannedChars !== passes || !scanner) {
+          const done = Date.now();
+          for (const s of live) s.completedAt = done;
+        }
       }
     };
     return {
       push: (text) => {
         length += text.length;
-        return step((sc) => sc.push(text), false);
+        // A piece that only waits for the next scan is neither timed nor counted.
+        if (scanner && text.length <= scanner.untilScan) {
+          scanner.push(text);
+          return cleanAt(scanner.safeUpTo);
+        }
+        return step(false, text);
       },
-      finish: () => step((sc) => sc.finish(), true),
+      finish: () => step(true),
     };
   }
 
@@ -215,10 +230,10 @@ export class DirectionGuard {
     else if (overLimit) outcome = 'blocked';
     const results = this.states.map((s): ScannerResultRecord => {
       if (s.scanner instanceof Error) return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${s.scanner.message}`, now, now);
-      if (s.overLimit) return record(s.entry, this.direction, 'failed', s.scanner.type, [], `scan limit exceeded: ${s.overLimit}`, s.startedDate ?? now, s.completedDate ?? now);
+      if (s.overLimit) return record(s.entry, this.direction, 'failed', s.scanner.type, [], `scan limit exceeded: ${s.overLimit}`, iso(s.startedAt) ?? now, iso(s.completedAt) ?? now);
       const matches = [...s.matches.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const msg = s.failed ? s.entry.flagMessage || `${s.entry.name} matched` : '';
-      return record(s.entry, this.direction, s.failed ? 'failed' : 'passed', s.scanner.type, matches, msg, s.startedDate ?? now, s.completedDate ?? now);
+      return record(s.entry, this.direction, s.failed ? 'failed' : 'passed', s.scanner.type, matches, msg, iso(s.startedAt) ?? now, iso(s.completedAt) ?? now);
     });
     return { outcome, results, messages, actedSpans };
   }
@@ -228,6 +243,10 @@ export class DirectionGuard {
 export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome {
   const rank: Record<PromptOutcome, number> = { cleared: 0, flagged: 1, redacted: 2, blocked: 3 };
   return rank[a] >= rank[b] ? a : b;
+}
+
+function iso(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
 function record(
