@@ -12,6 +12,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { guardCost } = require('./guard-cost');
 const { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
 
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
@@ -28,9 +29,17 @@ const cfg = {
   // Several sizes show whether the cost per MB grows with the length of the answer.
   mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
   mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
-  // Only the load rows whose `<path> <mode>` contains one of these ('|'-separated), e.g. 'Portkey|no scanners JSON'.
+  // '|'-separated. Section names (SECTIONS) run only those sections; anything else keeps only the
+  // load rows whose `<path> <mode>` contains it, e.g. 'Portkey|no scanners JSON' (all sections run).
   only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
+  guardChars: int('BENCH_GUARD_CHARS', 1 << 20),
+  guardDeltas: (process.env.BENCH_GUARD_DELTAS ?? '16,64,256').split(',').map(Number),
+  guardReps: int('BENCH_GUARD_REPS', 9),
 };
+const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard'];
+const sectionsAsked = cfg.only.filter((o) => SECTIONS.includes(o));
+const rowFilters = cfg.only.filter((o) => !SECTIONS.includes(o));
+const runs = (section) => sectionsAsked.length === 0 || sectionsAsked.includes(section);
 const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
 const bodyFor = (model, stream) => JSON.stringify({ model, max_tokens: 64, ...(stream ? { stream: true } : {}), messages: [{ role: 'user', content: PROMPT }] });
 
@@ -212,6 +221,11 @@ const pad = (s, n) => String(s).padStart(n);
 async function main() {
   let ours;
   try {
+    console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    // In this process and without the stack: first, while nothing else runs.
+    if (runs('guard')) await guardCost({ root, chars: cfg.guardChars, deltas: cfg.guardDeltas, reps: cfg.guardReps });
+    if (!['load', 'service-call', 'first-text', 'per-mb'].some(runs)) return;
+
     const mockUrl = await startMock();
     const portkeyUrl = await startPortkey();
     ours = await startOurs();
@@ -237,15 +251,15 @@ async function main() {
       }
     }
 
-    console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-    console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
-    console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n');
+    console.log(`\nstack up; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    if (runs('load')) console.log(`CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`);
+    if (runs('load')) console.log('CPU is summed over the path\'s own processes (the mock\'s share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n');
 
     const rows = [];
-    for (const stream of [false, true]) {
+    for (const stream of runs('load') ? [false, true] : []) {
       for (const t of targets) {
         const mode = stream ? 'stream' : 'JSON';
-        if (cfg.only.length && !cfg.only.some((o) => `${t.name} ${mode}`.includes(o))) continue;
+        if (rowFilters.length && !rowFilters.some((o) => `${t.name} ${mode}`.includes(o))) continue;
         const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
         await settle(t.group);
         const before = await snapshot(pg, ours.dbName);
@@ -264,7 +278,7 @@ async function main() {
       }
     }
 
-    console.log('path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed');
+    if (rows.length) console.log('path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed');
     for (const r of rows) {
       const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
       const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
@@ -272,17 +286,17 @@ async function main() {
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(ratio(r.cpu, pk?.cpu), 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
     }
-    console.log('\nCPU ms per request of our processes:');
+    if (rows.length) console.log('\nCPU ms per request of our processes:');
     const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
-    console.log(`${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`);
+    if (rows.length) console.log(`${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`);
     for (const r of rows.filter((x) => x.group === 'ours')) {
       console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`);
     }
 
     // After the loads, so every process is warm.
-    if (cfg.sequential > 0) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
+    if (cfg.sequential > 0 && runs('service-call')) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
 
-    if (cfg.ttftSamples > 0) {
+    if (cfg.ttftSamples > 0 && runs('first-text')) {
       console.log(`\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`);
       console.log('path                          first text p50 ms   max ms   whole stream p50 ms');
       for (const t of [targets[0], targets[1], targets[2], targets[3]]) {
@@ -292,7 +306,7 @@ async function main() {
       }
     }
 
-    if (cfg.mbRequests > 0) {
+    if (cfg.mbRequests > 0 && runs('per-mb')) {
       console.log(`\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`);
       console.log('path                      text KB   CPU ms per MB   (mock)   stream bytes per text byte');
       for (const chars of cfg.mbSizes) {

@@ -58,6 +58,12 @@ export class AnswerStreamGuard {
   private safe = 0;
   private blocked = false;
   private readonly scan?: GuardStream;
+  /**
+   * Text not yet handed to the scanner, and how much more may gather before the scanner would
+   * scan: the pieces of a stream go to it a scan's worth at a time, not delta by delta.
+   */
+  private unscanned: string[] = [];
+  private room = 0;
   /** Events not yet released: `queue[head]` on (a list with a moving head, not shifted item by item). */
   private queue: Pending[] = [];
   private head = 0;
@@ -77,7 +83,10 @@ export class AnswerStreamGuard {
     cap: number,
     private readonly passUnreadable: boolean,
   ) {
-    if (guard.active) this.scan = guard.stream(cap);
+    if (guard.active) {
+      this.scan = guard.stream(cap);
+      this.room = this.scan.untilScan;
+    }
   }
 
   /** The answer's text as the client received it (masked where redacted). */
@@ -87,6 +96,21 @@ export class AnswerStreamGuard {
 
   push(event: StreamEvent): StreamStep {
     if (this.stopped) return { events: [] };
+    // Text and thinking deltas, the bulk of a stream, go straight to their own path.
+    if (event.type === 'content_block_delta' && isObject(event.delta) && typeof event.index === 'number') {
+      const field = splittableField(event.delta.type);
+      const text = field && event.delta[field];
+      if (field && typeof text === 'string') {
+        if (!this.scan && this.head === this.queue.length) {
+          // No response scanner and nothing queued: it leaves as it came.
+          this.deliverText(this.length, text);
+          this.length += text.length;
+          return { events: [event] };
+        }
+        this.enqueueDelta(event, event.delta, field, text, event.index);
+        return this.advance(false);
+      }
+    }
     const problem = this.take(event);
     if (problem) return this.stop(problem.reason, problem.detail);
     return this.advance(false);
@@ -175,7 +199,7 @@ export class AnswerStreamGuard {
     }
     const start = this.length;
     this.length += text.length;
-    if (this.scan) this.absorb(this.scan.push(text));
+    this.toScan(text);
     const last = this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
     if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event, delta)) {
       const leaf = last.leaves[0];
@@ -204,10 +228,29 @@ export class AnswerStreamGuard {
     for (const leaf of walk?.leaves ?? []) {
       leaves.push({ ...leaf, start: this.length });
       this.length += leaf.text.length;
-      if (this.scan) this.absorb(this.scan.push(leaf.text));
+      this.toScan(leaf.text);
     }
     this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
     return undefined;
+  }
+
+  private toScan(text: string): void {
+    if (!this.scan) return;
+    if (text.length <= this.room) {
+      this.unscanned.push(text);
+      this.room -= text.length;
+    } else {
+      this.flushScan(text);
+    }
+  }
+
+  /** Hands the gathered text (and `text`) to the scanner. */
+  private flushScan(text = ''): void {
+    if (!this.scan) return;
+    const all = this.unscanned.length ? this.unscanned.join('') + text : text;
+    this.unscanned = [];
+    if (all) this.absorb(this.scan.push(all));
+    this.room = this.scan.untilScan;
   }
 
   private absorb(verdict: WindowVerdict & { safeUpTo: number }): void {
@@ -218,7 +261,10 @@ export class AnswerStreamGuard {
 
   private advance(final: boolean): StreamStep {
     if (!this.scan) return stepOf(this.release(this.length));
-    if (final) this.absorb(this.scan.finish());
+    if (final) {
+      this.flushScan();
+      this.absorb(this.scan.finish());
+    }
     if (this.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
     // A project that does not enforce only records: nothing waits for the scan.
     const events = this.release(this.guard.enforcing ? this.safe : this.length);

@@ -69,6 +69,8 @@ export class ScanBudget {
 /** One direction's guard over a streamed text: push each piece in order, release what is safe. */
 export interface GuardStream {
   push(text: string): WindowVerdict & { safeUpTo: number };
+  /** Characters a push may bring and only wait for the next scan (no finding, nothing new safe): a caller may gather them first. */
+  readonly untilScan: number;
   finish(): WindowVerdict & { safeUpTo: number };
 }
 
@@ -159,7 +161,7 @@ export class DirectionGuard {
       { cap, deadline: this.budget.deadline },
     );
     let length = 0;
-    // Most pieces of a stream only wait for the next scan: one verdict object until `safeUpTo` moves.
+    // Most scans of a stream find nothing: one verdict object until `safeUpTo` moves.
     let clean: WindowVerdict & { safeUpTo: number } = { blocked: false, redactions: [], safeUpTo: 0 };
     const cleanAt = (safeUpTo: number) => {
       if (clean.safeUpTo !== safeUpTo) clean = { blocked: false, redactions: [], safeUpTo };
@@ -187,12 +189,10 @@ export class DirectionGuard {
     return {
       push: (text) => {
         length += text.length;
-        // A piece that only waits for the next scan is neither timed nor counted.
-        if (scanner && text.length <= scanner.untilScan) {
-          scanner.push(text);
-          return cleanAt(scanner.safeUpTo);
-        }
         return step(false, text);
+      },
+      get untilScan() {
+        return scanner ? scanner.untilScan : 0;
       },
       finish: () => step(true),
     };
