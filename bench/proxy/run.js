@@ -13,6 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { guardCost } = require('./guard-cost');
+const { noisyNeighbour } = require('./noisy-neighbour');
 const { root, start, startOurs, stopEverything, snapshot, settle, cpuBetween, freePort, waitFor, statusOf, processes } = require('../support/stack');
 
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
@@ -35,8 +36,17 @@ const cfg = {
   guardChars: int('BENCH_GUARD_CHARS', 1 << 20),
   guardDeltas: (process.env.BENCH_GUARD_DELTAS ?? '16,64,256').split(',').map(Number),
   guardReps: int('BENCH_GUARD_REPS', 9),
+  noisy: {
+    rps: int('BENCH_NOISY_RPS', 25),
+    seconds: int('BENCH_NOISY_SECONDS', 20),
+    connections: int('BENCH_NOISY_CONNECTIONS', 8),
+    scanners: int('BENCH_NOISY_SCANNERS', 100),
+    patterns: int('BENCH_NOISY_PATTERNS', 100),
+    promptBytes: int('BENCH_NOISY_PROMPT_BYTES', 1_040_000),
+  },
 };
-const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard'];
+const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard', 'noisy'];
+const STACK_SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'noisy'];
 const sectionsAsked = cfg.only.filter((o) => SECTIONS.includes(o));
 const rowFilters = cfg.only.filter((o) => !SECTIONS.includes(o));
 const runs = (section) => sectionsAsked.length === 0 || sectionsAsked.includes(section);
@@ -72,11 +82,8 @@ async function api(gateway, method, route, auth, payload) {
   return text ? JSON.parse(text) : null;
 }
 
-/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
-async function setupTenant(gateway, mockUrl) {
-  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
-  const tenant = `bench-${Date.now().toString(36)}`;
-  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+/** The mock as the tenant's Anthropic provider `bench-claude`, with limits no benchmark reaches. */
+async function createProvider(gateway, admin, mockUrl) {
   await api(gateway, 'POST', '/backend/v1/providers', admin, {
     name: 'bench-claude',
     systemProvider: 'anthropic',
@@ -85,20 +92,32 @@ async function setupTenant(gateway, mockUrl) {
     maxRequestsPerSecond: 100000,
     requestConcurrencyLimit: { requests: 100000, decayPerSecond: 100000 },
   });
-  const projectToken = async (name, guarded) => {
-    const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
-    const id = project.id ?? project.project.id;
-    if (guarded) {
-      const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
-      for (const [i, p] of patterns.entries()) {
-        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, { name: `bench-regex-${i}`, config: { type: 'regex', patterns: [p] }, direction: 'both' });
-        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
-      }
+}
+
+/** A live project, with no scanners or with 3 blocking regex scanners both ways; resolves with a member token scoped to it. */
+async function createProject(gateway, tenant, name, guarded) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+  const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
+  const id = project.id ?? project.project.id;
+  if (guarded) {
+    const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
+    for (const [i, p] of patterns.entries()) {
+      const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, { name: `${name}-regex-${i}`, config: { type: 'regex', patterns: [p] }, direction: 'both' });
+      await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, { id: scanner.id, mode: 'block', blocking: true, enabled: true, direction: 'both' });
     }
-    await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
-    return signDevToken({ tenant, roles: ['member'], project: id });
-  };
-  return { plain: await projectToken('bench-plain', false), guarded: await projectToken('bench-guarded', true) };
+  }
+  await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
+  return signDevToken({ tenant, roles: ['member'], project: id });
+}
+
+/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
+async function setupTenant(gateway, mockUrl) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const tenant = `bench-${Date.now().toString(36)}`;
+  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+  await createProvider(gateway, admin, mockUrl);
+  return { plain: await createProject(gateway, tenant, 'bench-plain', false), guarded: await createProject(gateway, tenant, 'bench-guarded', true) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,7 +243,7 @@ async function main() {
     console.log(`proxy benchmark: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     // In this process and without the stack: first, while nothing else runs.
     if (runs('guard')) await guardCost({ root, chars: cfg.guardChars, deltas: cfg.guardDeltas, reps: cfg.guardReps });
-    if (!['load', 'service-call', 'first-text', 'per-mb'].some(runs)) return;
+    if (!STACK_SECTIONS.some(runs)) return;
 
     const mockUrl = await startMock();
     const portkeyUrl = await startPortkey();
@@ -350,6 +369,19 @@ async function main() {
       } catch (err) {
         console.log(`3 regex scanners, once: ${err.message}`);
       }
+    }
+
+    if (runs('noisy')) {
+      const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+      await noisyNeighbour({
+        ours,
+        signDevToken,
+        api: (method, route, auth, payload) => api(ours.url, method, route, auth, payload),
+        provider: (admin) => createProvider(ours.url, admin, mockUrl),
+        guardedProject: (tenant, name) => createProject(ours.url, tenant, name, true),
+        ordinaryBody: bodyFor('claude-bench', false),
+        cfg: cfg.noisy,
+      });
     }
   } finally {
     agent.destroy();

@@ -6,6 +6,7 @@ import { connectNats, ensureStream, EventPublisher, healthController, NATS_CONNE
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
+import { SCAN_POOL, ScanPool } from './guard/scan-pool';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
 import { ExchangeContext } from './messages/exchange-context';
 import { GuardedExchange } from './messages/guarded-exchange';
@@ -23,6 +24,7 @@ export class ProxyModule implements OnApplicationShutdown {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(OUTBOUND_CLIENT) private readonly outbound: OutboundClient,
+    @Inject(SCAN_POOL) private readonly pool: ScanPool | null,
   ) {}
 
   static forRoot(config: ProxyConfig, logger: Logger, metrics = new PlatformMetrics('message-proxy')): DynamicModule {
@@ -49,6 +51,13 @@ export class ProxyModule implements OnApplicationShutdown {
         { provide: EventPublisher, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new EventPublisher(nc) },
         { provide: NatsRpcClient, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new NatsRpcClient(nc, config.RPC_TIMEOUT_MS) },
         { provide: OUTBOUND_CLIENT, useFactory: () => createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }) },
+        {
+          provide: SCAN_POOL,
+          useFactory: () =>
+            config.SCAN_WORKERS > 0 && ScanPool.available()
+              ? new ScanPool({ workers: config.SCAN_WORKERS, perTenant: config.SCAN_WORKERS_PER_TENANT, maxWaiting: config.SCAN_QUEUE_PER_TENANT, nice: config.SCAN_WORKER_NICE })
+              : null,
+        },
         DirectoryService,
         ExchangeContext,
         { provide: SharedProviderLimiter, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new SharedProviderLimiter(nc) },
@@ -65,6 +74,7 @@ export class ProxyModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.outbound.close();
+    await this.pool?.close();
     await this.nc.drain();
   }
 }

@@ -1,4 +1,5 @@
 import type { PromptOutcome, RuntimeGuardrail, ScannerResultRecord } from '@bastion/contracts';
+import { runScanJob, type ScanJob, type ScanJobResult } from './scan-job';
 import {
   aggregateOutcome,
   createStreamScanner,
@@ -38,11 +39,14 @@ export interface GuardSummary {
  * while a scan runs, so the engines' own budget checks see scanning time, not waiting time.
  */
 export class ScanBudget {
-  private spentMs = 0;
   private runningSince?: number;
   readonly deadline: ScanDeadline;
 
-  constructor(readonly limitMs: number) {
+  /** `spentMs`: what was spent before (a scan worker continues an exchange's budget). */
+  constructor(
+    readonly limitMs: number,
+    private spentMs = 0,
+  ) {
     this.deadline = new ScanDeadline(limitMs, () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince));
   }
 
@@ -55,6 +59,11 @@ export class ScanBudget {
     return this.spentMs;
   }
 
+  /** Counts scanning done elsewhere (on a scan worker). */
+  charge(ms: number): void {
+    this.spentMs += ms;
+  }
+
   run<T>(scan: () => T): T {
     this.runningSince = performance.now();
     try {
@@ -64,6 +73,14 @@ export class ScanBudget {
       this.runningSince = undefined;
     }
   }
+}
+
+/** Runs a scan job elsewhere (ScanPool) and resolves with its result. */
+export type ScanRunner = (job: ScanJob) => Promise<ScanJobResult>;
+
+function jobOf(live: readonly EntryState[], text: string, budget: ScanBudget): ScanJob {
+  const scanners = live.map(({ entry }) => ({ id: entry.id, version: entry.resolvedVersion.id, config: entry.resolvedVersion.config }));
+  return { scanners, text, limitMs: budget.limitMs, spentMs: budget.spent };
 }
 
 /** One direction's guard over a streamed text: push each piece in order, release what is safe. */
@@ -101,6 +118,7 @@ export class DirectionGuard {
     readonly direction: ScanDirection,
     readonly enforcing: boolean,
     private readonly budget: ScanBudget,
+    private readonly runner?: ScanRunner,
   ) {
     this.states = guardrails
       .filter((g) => g.enabled && (g.direction === 'both' || g.direction === direction))
@@ -112,33 +130,46 @@ export class DirectionGuard {
     return this.states.some((s) => !(s.scanner instanceof Error));
   }
 
-  /** Scans `text`, which starts at offset `base` of the whole. */
+  /** Scans `text`, which starts at offset `base` of the whole, in this thread. */
   scan(text: string, base = 0): WindowVerdict {
+    const live = this.live();
+    return this.apply(live, runScanJob(jobOf(live, text, this.budget), (_, i) => live[i].scanner, this.budget), base);
+  }
+
+  /**
+   * Scans `text` as `scan` does, on the scan runner when there is one (ScanPool: other threads,
+   * each tenant taking its turn), so a costly scan holds up neither this event loop nor other
+   * tenants' scans.
+   */
+  async check(text: string, base = 0): Promise<WindowVerdict> {
+    const live = this.live();
+    if (!this.runner || live.length === 0) return this.scan(text, base);
+    const result = await this.runner(jobOf(live, text, this.budget));
+    this.budget.charge(result.spentMs);
+    return this.apply(live, result, base);
+  }
+
+  private live(): (EntryState & { scanner: Scanner })[] {
+    return this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
+  }
+
+  private apply(live: EntryState[], result: ScanJobResult, base: number): WindowVerdict {
     const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];
     let overLimit = false;
-    for (const s of this.states) {
-      if (s.scanner instanceof Error) continue;
-      s.startedAt ??= Date.now();
-      if (this.budget.exhausted) {
-        s.overLimit ??= `the request's scan budget of ${this.budget.limitMs} ms is spent`;
+    result.scanners.forEach((o, i) => {
+      const s = live[i];
+      s.startedAt ??= o.startedAt;
+      s.completedAt = o.completedAt;
+      if ('overLimit' in o) {
+        s.overLimit ??= o.overLimit;
         overLimit = true;
-        continue;
+        return;
       }
-      const scanner = s.scanner;
-      try {
-        const result = this.budget.run(() => scanner.scan(text, { deadline: this.budget.deadline }));
-        const shifted = result.data.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
-        for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
-        if (result.outcome === 'failed') s.failed = true;
-        window.push({ result: { outcome: result.outcome, data: { matches: shifted } }, entry: s.entry });
-      } catch (err) {
-        if (!(err instanceof ScanLimitError)) throw err;
-        s.overLimit ??= err.message;
-        overLimit = true;
-      } finally {
-        s.completedAt = Date.now();
-      }
-    }
+      const shifted = o.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
+      for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
+      if (o.failed) s.failed = true;
+      window.push({ result: { outcome: o.failed ? 'failed' : 'passed', data: { matches: shifted } }, entry: s.entry });
+    });
     if (!this.enforcing) return { blocked: false, redactions: [] };
     const verdict = aggregateOutcome(window, this.direction);
     return {
