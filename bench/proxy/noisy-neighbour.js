@@ -5,6 +5,7 @@
 // sending prompts near the body limit from many connections at once.
 'use strict';
 const http = require('node:http');
+const os = require('node:os');
 const { snapshot, settle, cpuBetween } = require('../support/stack');
 
 /**
@@ -54,8 +55,14 @@ async function openLoop(agent, target, body, rps, seconds) {
     pending.push(post(agent, target.url, target.headers, body, at));
   }
   const results = await Promise.all(pending);
-  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-  return { n, failed: results.filter((r) => r.status !== 200).length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), max: ms[ms.length - 1] };
+  return { ms: results.map((r) => r.ms), failed: results.filter((r) => r.status !== 200).length, load: os.loadavg()[0] };
+}
+
+/** Latency figures of several open-loop runs pooled, and each run's p99. */
+function pooled(runs) {
+  const ms = runs.flatMap((r) => r.ms).sort((a, b) => a - b);
+  const p99s = runs.map((r) => quantile([...r.ms].sort((a, b) => a - b), 0.99));
+  return { n: ms.length, failed: runs.reduce((n, r) => n + r.failed, 0), p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), max: ms[ms.length - 1], p99s, loads: runs.map((r) => r.load) };
 }
 
 /** Tenant A: `connections` loops, each sending the next request when the last is answered, until stopped. */
@@ -121,39 +128,48 @@ async function noisyNeighbour({ ours, api, signDevToken, provider, guardedProjec
     await openLoop(agentB, targetB, ordinaryBody, cfg.rps, 3);
     await settle('ours');
 
-    const before = await snapshot(ours.admin, ours.dbName);
-    const alone = await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds);
-    await settle('ours');
-    const mid = await snapshot(ours.admin, ours.dbName);
-    const heavy = closedLoop(agentA, targetA, bodyA, cfg.connections);
-    await new Promise((r) => setTimeout(r, 3000));
-    const during = await snapshot(ours.admin, ours.dbName);
-    const together = await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds);
-    const afterTogether = await snapshot(ours.admin, ours.dbName);
-    const a = await heavy.stop();
-    await settle('ours');
-    const again = await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds);
-
-    const cpuAlone = cpuBetween(before, mid);
-    const cpuTogether = cpuBetween(during, afterTogether);
-    const rise = (together.p99 / alone.p99 - 1) * 100;
-    log(`\nNoisy neighbour: tenant B sends guarded requests (3 regex both ways, ${ordinaryBody.length}-byte body) at ${cfg.rps}/s, open loop, ${cfg.seconds} s per phase;`);
-    log(`tenant A runs ${cfg.scanners} regex scanners x ${cfg.patterns} patterns like ${JSON.stringify(hostilePatterns(0, 1)[0])} and sends ${(Buffer.byteLength(bodyA) / 1024).toFixed(0)} KB prompts from ${cfg.connections} connections (closed loop).`);
-    log(`A's first request (compiles its scanners): ${first.status} in ${f(first.ms, 0)} ms`);
-    log('phase                          requests  failed   p50 ms   p99 ms   max ms');
-    for (const [name, r] of [['B alone', alone], ['B while A runs', together], ['B alone again', again]]) {
-      log(`${name.padEnd(30)} ${String(r.n).padStart(8)} ${String(r.failed).padStart(7)} ${f(r.p50).padStart(8)} ${f(r.p99).padStart(8)} ${f(r.max).padStart(8)}`);
+    // Rounds of B alone, then B while A runs; after each, A's backlog drains before B runs alone again.
+    const aloneRuns = [];
+    const togetherRuns = [];
+    const answeredA = { answered: 0, seconds: 0, statuses: {} };
+    let cpuAlone;
+    let cpuTogether;
+    for (let round = 0; round < cfg.rounds; round++) {
+      const before = await snapshot(ours.admin, ours.dbName);
+      aloneRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      cpuAlone ??= cpuBetween(before, await snapshot(ours.admin, ours.dbName));
+      const heavy = closedLoop(agentA, targetA, bodyA, cfg.connections);
+      await new Promise((r) => setTimeout(r, 3000));
+      const during = await snapshot(ours.admin, ours.dbName);
+      togetherRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      cpuTogether ??= cpuBetween(during, await snapshot(ours.admin, ours.dbName));
+      const a = await heavy.stop();
+      answeredA.answered += a.answered;
+      answeredA.seconds += a.seconds;
+      for (const [status, n] of Object.entries(a.statuses)) answeredA.statuses[status] = (answeredA.statuses[status] ?? 0) + n;
+      await settle('ours', 120_000);
     }
-    log(`A: ${a.answered} requests in ${f(a.seconds)} s (${f(a.answered / a.seconds, 2)}/s), statuses ${JSON.stringify(a.statuses)}`);
+    const alone = pooled(aloneRuns);
+    const together = pooled(togetherRuns);
+    const rise = (together.p99 / alone.p99 - 1) * 100;
+    log(`\nNoisy neighbour: tenant B sends guarded requests (3 regex both ways, ${ordinaryBody.length}-byte body) at ${cfg.rps}/s, open loop (latency from each request's scheduled start);`);
+    log(`tenant A runs ${cfg.scanners} regex scanners x ${cfg.patterns} patterns like ${JSON.stringify(hostilePatterns(0, 1)[0])} and sends ${(Buffer.byteLength(bodyA) / 1024).toFixed(0)} KB prompts from ${cfg.connections} connections (closed loop).`);
+    log(`${cfg.rounds} rounds of ${cfg.seconds} s of B alone, then ${cfg.seconds} s of B while A runs (after 3 s of A alone); A's backlog drains between rounds.`);
+    log(`A's first request (compiles its scanners): ${first.status} in ${f(first.ms, 0)} ms`);
+    log('phase                requests  failed   p50 ms   p99 ms   max ms   p99 per round ms        load average per round');
+    for (const [name, r] of [['B alone', alone], ['B while A runs', together]]) {
+      log(`${name.padEnd(20)} ${String(r.n).padStart(8)} ${String(r.failed).padStart(7)} ${f(r.p50).padStart(8)} ${f(r.p99).padStart(8)} ${f(r.max).padStart(8)}   ${r.p99s.map((x) => f(x, 0)).join(' ').padEnd(22)} ${r.loads.map((x) => f(x)).join(' ')}`);
+    }
+    log(`A: ${answeredA.answered} requests answered in ${f(answeredA.seconds)} s (${f(answeredA.answered / answeredA.seconds, 2)}/s), statuses ${JSON.stringify(answeredA.statuses)}`);
     const cores = (cpu, seconds) =>
       Object.entries(cpu.perProcess)
         .filter(([, ms]) => ms / seconds > 20)
         .sort((x, y) => y[1] - x[1])
         .map(([name, ms]) => `${name} ${f(ms / seconds / 10, 0)}%`)
         .join(', ');
-    log(`CPU of our processes (% of one core): B alone: ${cores(cpuAlone, cfg.seconds)}; B while A runs: ${cores(cpuTogether, cfg.seconds)}`);
-    log(`target: B's p99 rises < 20% while A runs; it rose ${f(rise)}% (p99 ${f(alone.p99)} -> ${f(together.p99)} ms)`);
-    return { alone, together, again, a, rise };
+    log(`CPU of our processes in the first round (% of one core): B alone: ${cores(cpuAlone, cfg.seconds)}; B while A runs: ${cores(cpuTogether, cfg.seconds)}`);
+    log(`target: B's p99 rises < 20% while A runs; it rose ${f(rise)}% (p99 ${f(alone.p99)} -> ${f(together.p99)} ms, p50 ${f(alone.p50)} -> ${f(together.p50)} ms)`);
+    return { alone, together, a: answeredA, rise };
   } finally {
     agentA.destroy();
     agentB.destroy();

@@ -38,7 +38,8 @@ const cfg = {
   guardReps: int('BENCH_GUARD_REPS', 9),
   noisy: {
     rps: int('BENCH_NOISY_RPS', 25),
-    seconds: int('BENCH_NOISY_SECONDS', 20),
+    seconds: int('BENCH_NOISY_SECONDS', 10),
+    rounds: int('BENCH_NOISY_ROUNDS', 3),
     connections: int('BENCH_NOISY_CONNECTIONS', 8),
     scanners: int('BENCH_NOISY_SCANNERS', 100),
     patterns: int('BENCH_NOISY_PATTERNS', 100),

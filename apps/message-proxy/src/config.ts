@@ -55,7 +55,11 @@ export class ProxyConfig extends PlatformConfig {
   @Max(10_000)
   SCAN_QUEUE_PER_TENANT = 16;
 
-  /** Nice value of the scan workers' threads (Linux): scanning yields the CPU to answering requests. */
+  /**
+   * Nice value of every scan worker's thread but the first (Linux): their scanning yields the CPU
+   * to answering requests. A tenant whose scans took over 20 ms lately scans only on those; the
+   * first worker, at the process's priority, is kept for tenants whose scans are quick.
+   */
   @IsInt()
   @Min(0)
   @Max(19)

@@ -8,12 +8,14 @@ import { ScanPool } from './scan-pool';
 // worker can load from these TypeScript sources): a job's text says how long it keeps its thread
 // busy, or that the worker dies. runScanJob, what the real worker runs, is tested with DirectionGuard.
 const STAND_IN = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+const os = require('node:os');
+if (workerData.nice > 0) os.setPriority(0, workerData.nice);
 parentPort.on('message', ({ id, job }) => {
   if (job.text === 'die') process.exit(3);
   const until = Date.now() + Number(job.text);
   while (Date.now() < until);
-  parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(job.text) } });
+  parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(job.text), nice: os.getPriority(0) } });
 });
 `;
 
@@ -48,7 +50,7 @@ describe('ScanPool', () => {
   it('fails the job of a worker that dies, and goes on with a new worker', async () => {
     pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
     await expect(pool.run('t', job('die'))).rejects.toThrow(/exited/);
-    await expect(pool.run('t', job('1'))).resolves.toEqual({ scanners: [], spentMs: 1 });
+    await expect(pool.run('t', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
   });
 
   it('refuses a scan past the tenant\'s waiting cap, and only that tenant\'s', async () => {
@@ -56,7 +58,17 @@ describe('ScanPool', () => {
     const running = pool.run('noisy', job('100'));
     const waiting = [pool.run('noisy', job('1')), pool.run('noisy', job('1'))];
     await expect(pool.run('noisy', job('1'))).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', retryAfter: 1 });
-    await expect(pool.run('quiet', job('1'))).resolves.toEqual({ scanners: [], spentMs: 1 });
+    await expect(pool.run('quiet', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
     await Promise.all([running, ...waiting]);
+  });
+
+  it('runs a tenant whose scans were costly on the lower-priority workers, and quick tenants on the first', async () => {
+    pool = new ScanPool({ workers: 2, perTenant: 1, maxWaiting: 10, nice: 10, heavyMs: 20, script: join(dir, 'stand-in.js') });
+    const niceOf = async (tenant: string, ms: string) => ((await pool.run(tenant, job(ms))) as unknown as { nice: number }).nice;
+    // Both idle: the first free worker (the prompt one) takes it; 30 ms marks the tenant costly.
+    expect(await niceOf('noisy', '30')).toBe(0);
+    expect(await niceOf('noisy', '1')).toBe(10);
+    expect(await niceOf('noisy', '1')).toBe(10);
+    expect(await niceOf('quiet', '1')).toBe(0);
   });
 });
