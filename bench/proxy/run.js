@@ -12,6 +12,8 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
+const { guardCost } = require('./guard-cost');
+const { noisyNeighbour } = require('./noisy-neighbour');
 const {
   root,
   start,
@@ -40,9 +42,27 @@ const cfg = {
   // Several sizes show whether the cost per MB grows with the length of the answer.
   mbSizes: (process.env.BENCH_MB_CHARS ?? '65536,262144').split(',').map(Number),
   mbDeltaChars: int('BENCH_MB_DELTA_CHARS', 16),
-  // Only the load rows whose `<path> <mode>` contains one of these ('|'-separated), e.g. 'Portkey|no scanners JSON'.
+  // '|'-separated. Section names (SECTIONS) run only those sections; anything else keeps only the
+  // load rows whose `<path> <mode>` contains it, e.g. 'Portkey|no scanners JSON' (all sections run).
   only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
+  guardChars: int('BENCH_GUARD_CHARS', 1 << 20),
+  guardDeltas: (process.env.BENCH_GUARD_DELTAS ?? '16,64,256').split(',').map(Number),
+  guardReps: int('BENCH_GUARD_REPS', 9),
+  noisy: {
+    rps: int('BENCH_NOISY_RPS', 25),
+    seconds: int('BENCH_NOISY_SECONDS', 10),
+    rounds: int('BENCH_NOISY_ROUNDS', 3),
+    connections: int('BENCH_NOISY_CONNECTIONS', 8),
+    scanners: int('BENCH_NOISY_SCANNERS', 100),
+    patterns: int('BENCH_NOISY_PATTERNS', 100),
+    promptBytes: int('BENCH_NOISY_PROMPT_BYTES', 1_040_000),
+  },
 };
+const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard', 'noisy'];
+const STACK_SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'noisy'];
+const sectionsAsked = cfg.only.filter((o) => SECTIONS.includes(o));
+const rowFilters = cfg.only.filter((o) => !SECTIONS.includes(o));
+const runs = (section) => sectionsAsked.length === 0 || sectionsAsked.includes(section);
 const PROMPT = 'Please summarise the quarterly numbers for the board meeting on Thursday; my phone is +1 415 555 0100.';
 const bodyFor = (model, stream) =>
   JSON.stringify({
@@ -94,11 +114,8 @@ async function api(gateway, method, route, auth, payload) {
   return text ? JSON.parse(text) : null;
 }
 
-/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
-async function setupTenant(gateway, mockUrl) {
-  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
-  const tenant = `bench-${Date.now().toString(36)}`;
-  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+/** The mock as the tenant's Anthropic provider `bench-claude`, with limits no benchmark reaches. */
+async function createProvider(gateway, admin, mockUrl) {
   await api(gateway, 'POST', '/backend/v1/providers', admin, {
     name: 'bench-claude',
     systemProvider: 'anthropic',
@@ -107,30 +124,45 @@ async function setupTenant(gateway, mockUrl) {
     maxRequestsPerSecond: 100000,
     requestConcurrencyLimit: { requests: 100000, decayPerSecond: 100000 },
   });
-  const projectToken = async (name, guarded) => {
-    const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
-    const id = project.id ?? project.project.id;
-    if (guarded) {
-      const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
-      for (const [i, p] of patterns.entries()) {
-        const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, {
-          name: `bench-regex-${i}`,
-          config: { type: 'regex', patterns: [p] },
-          direction: 'both',
-        });
-        await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, {
-          id: scanner.id,
-          mode: 'block',
-          blocking: true,
-          enabled: true,
-          direction: 'both',
-        });
-      }
+}
+
+/** A live project, with no scanners or with 3 blocking regex scanners both ways; resolves with a member token scoped to it. */
+async function createProject(gateway, tenant, name, guarded) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+  const project = await api(gateway, 'POST', '/backend/v1/projects', admin, { name });
+  const id = project.id ?? project.project.id;
+  if (guarded) {
+    const patterns = ['\\bpassword\\s*[:=]\\s*\\S+', '\\b(?:api|secret)[_-]?key\\b', '\\bconfidential\\b'];
+    for (const [i, p] of patterns.entries()) {
+      const scanner = await api(gateway, 'POST', '/backend/v1/scanners', admin, {
+        name: `${name}-regex-${i}`,
+        config: { type: 'regex', patterns: [p] },
+        direction: 'both',
+      });
+      await api(gateway, 'POST', `/backend/v1/projects/${id}/scanners`, admin, {
+        id: scanner.id,
+        mode: 'block',
+        blocking: true,
+        enabled: true,
+        direction: 'both',
+      });
     }
-    await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
-    return signDevToken({ tenant, roles: ['member'], project: id });
+  }
+  await api(gateway, 'PATCH', `/backend/v1/projects/${id}`, admin, { deploymentStatus: 'live' });
+  return signDevToken({ tenant, roles: ['member'], project: id });
+}
+
+/** A tenant with the mock as an Anthropic provider, a project with no scanners and one with 3 blocking regex scanners both ways. */
+async function setupTenant(gateway, mockUrl) {
+  const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+  const tenant = `bench-${Date.now().toString(36)}`;
+  const admin = `Bearer ${signDevToken({ tenant, roles: ['admin'] })}`;
+  await createProvider(gateway, admin, mockUrl);
+  return {
+    plain: await createProject(gateway, tenant, 'bench-plain', false),
+    guarded: await createProject(gateway, tenant, 'bench-guarded', true),
   };
-  return { plain: await projectToken('bench-plain', false), guarded: await projectToken('bench-guarded', true) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,6 +324,16 @@ const pad = (s, n) => String(s).padStart(n);
 async function main() {
   let ours;
   try {
+    console.log(
+      `proxy benchmark: ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
+    // In this process and without the stack: first, while nothing else runs.
+    if (runs('guard')) await guardCost({ root, chars: cfg.guardChars, deltas: cfg.guardDeltas, reps: cfg.guardReps });
+    if (!STACK_SECTIONS.some(runs)) return;
+
     const mockUrl = await startMock();
     const portkeyUrl = await startPortkey();
     ours = await startOurs();
@@ -339,23 +381,25 @@ async function main() {
     }
 
     console.log(
-      `proxy benchmark: ${os.cpus().length} cores, load average ${os
+      `\nstack up; load average ${os
         .loadavg()
         .map((x) => x.toFixed(1))
         .join(' ')}`,
     );
-    console.log(
-      `CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`,
-    );
-    console.log(
-      "CPU is summed over the path's own processes (the mock's share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n",
-    );
+    if (runs('load'))
+      console.log(
+        `CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`,
+      );
+    if (runs('load'))
+      console.log(
+        "CPU is summed over the path's own processes (the mock's share is shown apart); ours = gateway, services, nats-server and the Postgres backends of its database; each count waits for the processes to go quiet, so records stored after the answers count with them.\n",
+      );
 
     const rows = [];
-    for (const stream of [false, true]) {
+    for (const stream of runs('load') ? [false, true] : []) {
       for (const t of targets) {
         const mode = stream ? 'stream' : 'JSON';
-        if (cfg.only.length && !cfg.only.some((o) => `${t.name} ${mode}`.includes(o))) continue;
+        if (rowFilters.length && !rowFilters.some((o) => `${t.name} ${mode}`.includes(o))) continue;
         const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
         await settle(t.group);
         const before = await snapshot(pg, ours.dbName);
@@ -395,9 +439,10 @@ async function main() {
       }
     }
 
-    console.log(
-      'path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed',
-    );
+    if (rows.length)
+      console.log(
+        'path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed',
+      );
     for (const r of rows) {
       const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
       const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
@@ -405,11 +450,12 @@ async function main() {
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(ratio(r.cpu, pk?.cpu), 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
     }
-    console.log('\nCPU ms per request of our processes:');
+    if (rows.length) console.log('\nCPU ms per request of our processes:');
     const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
-    console.log(
-      `${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`,
-    );
+    if (rows.length)
+      console.log(
+        `${'path'.padEnd(25)} ${'mode'.padEnd(6)} ${names.map((n) => pad(n.replace(' backends', ''), 13)).join(' ')}`,
+      );
     for (const r of rows.filter((x) => x.group === 'ours')) {
       console.log(
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`,
@@ -417,9 +463,9 @@ async function main() {
     }
 
     // After the loads, so every process is warm.
-    if (cfg.sequential > 0) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
+    if (cfg.sequential > 0 && runs('service-call')) console.log(`\n${await oneServiceCall(ours, cfg.sequential)}`);
 
-    if (cfg.ttftSamples > 0) {
+    if (cfg.ttftSamples > 0 && runs('first-text')) {
       console.log(
         `\nTime to first text of a stream of ${cfg.ttftChars} characters, 4 every 15 ms (${cfg.ttftSamples} streams, 4 at a time):`,
       );
@@ -431,7 +477,7 @@ async function main() {
       }
     }
 
-    if (cfg.mbRequests > 0) {
+    if (cfg.mbRequests > 0 && runs('per-mb')) {
       console.log(
         `\nCPU per MB of streamed answer (${cfg.mbRequests} streams per size, text in ${cfg.mbDeltaChars}-character deltas sent at once):`,
       );
@@ -484,6 +530,19 @@ async function main() {
       } catch (err) {
         console.log(`3 regex scanners, once: ${err.message}`);
       }
+    }
+
+    if (runs('noisy')) {
+      const { signDevToken } = require(path.join(root, 'libs', 'auth', 'dist', 'index.js'));
+      await noisyNeighbour({
+        ours,
+        signDevToken,
+        api: (method, route, auth, payload) => api(ours.url, method, route, auth, payload),
+        provider: (admin) => createProvider(ours.url, admin, mockUrl),
+        guardedProject: (tenant, name) => createProject(ours.url, tenant, name, true),
+        ordinaryBody: bodyFor('claude-bench', false),
+        cfg: cfg.noisy,
+      });
     }
   } finally {
     agent.destroy();

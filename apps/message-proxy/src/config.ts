@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
 import { IsInt, IsString, Max, Min } from 'class-validator';
@@ -32,6 +33,37 @@ export class ProxyConfig extends PlatformConfig {
   @Min(10)
   @Max(60_000)
   SCAN_BUDGET_MS = 1000;
+
+  /**
+   * Worker threads that run request scans and whole-answer scans off the event loop, fairly
+   * across tenants (0: scan on the event loop). Default: one per core, at least 2.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  SCAN_WORKERS = Math.max(2, availableParallelism());
+
+  /** Scan workers one tenant may hold at once (default: all but one, so one is always left for others). */
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SCAN_WORKERS_PER_TENANT = Math.max(1, Math.max(2, availableParallelism()) - 1);
+
+  /** Scans one tenant may have waiting for a worker; past it a request is refused (429) rather than queued. */
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  SCAN_QUEUE_PER_TENANT = 16;
+
+  /**
+   * Nice value of every scan worker's thread but the first (Linux): their scanning yields the CPU
+   * to answering requests. A tenant whose scans took over 20 ms lately scans only on those; the
+   * first worker, at the process's priority, is kept for tenants whose scans are quick.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  SCAN_WORKER_NICE = 10;
 
   /**
    * How long an answer may wait for its prompt record to be acknowledged by JetStream (ms), through

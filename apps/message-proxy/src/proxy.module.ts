@@ -17,6 +17,7 @@ import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
+import { SCAN_POOL, ScanPool } from './guard/scan-pool';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
 import { ExchangeContext } from './messages/exchange-context';
 import { GuardedExchange } from './messages/guarded-exchange';
@@ -34,6 +35,7 @@ export class ProxyModule implements OnApplicationShutdown {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(OUTBOUND_CLIENT) private readonly outbound: OutboundClient,
+    @Inject(SCAN_POOL) private readonly pool: ScanPool | null,
   ) {}
 
   static forRoot(config: ProxyConfig, logger: Logger, metrics = new PlatformMetrics('message-proxy')): DynamicModule {
@@ -76,6 +78,18 @@ export class ProxyModule implements OnApplicationShutdown {
           useFactory: () =>
             createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
         },
+        {
+          provide: SCAN_POOL,
+          useFactory: () =>
+            config.SCAN_WORKERS > 0 && ScanPool.available()
+              ? new ScanPool({
+                  workers: config.SCAN_WORKERS,
+                  perTenant: config.SCAN_WORKERS_PER_TENANT,
+                  maxWaiting: config.SCAN_QUEUE_PER_TENANT,
+                  nice: config.SCAN_WORKER_NICE,
+                })
+              : null,
+        },
         DirectoryService,
         ExchangeContext,
         {
@@ -96,6 +110,7 @@ export class ProxyModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.outbound.close();
+    await this.pool?.close();
     await this.nc.drain();
   }
 }

@@ -206,6 +206,33 @@ describe('AnswerStreamGuard', () => {
     expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'delta/hologram_delta' })]);
   });
 
+  it('treats a delta type named like an inherited property as content it does not know', () => {
+    const input: StreamEvent[] = [
+      { type: 'content_block_delta', index: 0, delta: { type: 'constructor', text: SECRET } },
+    ];
+    expect(run(guardFor('block'), input).stop).toBe('unreadable');
+  });
+
+  it('joins small deltas that wait for the same scan into one event, and keeps a delta with other fields apart', () => {
+    const guard = guardFor('block', 1024);
+    guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    const out: StreamEvent[] = [];
+    const parts = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    for (const [i, text] of parts.entries()) {
+      const delta = i === 100 ? { type: 'text_delta', text, note: 'kept' } : { type: 'text_delta', text };
+      out.push(...structuredClone(guard.push({ type: 'content_block_delta', index: 0, delta }).events));
+    }
+    out.push(...structuredClone(guard.finish().events));
+    const deltas = out.filter((e) => e.type === 'content_block_delta');
+    expect(readable(out)).toBe(parts.join(''));
+    expect(deltas.length).toBeLessThan(parts.length / 2);
+    expect(
+      deltas
+        .filter((e) => (e.delta as Record<string, unknown>).note === 'kept')
+        .map((e) => (e.delta as Record<string, unknown>).text),
+    ).toEqual([parts[100]]);
+  });
+
   it('holds back only what could still become a match: clean prose leaves while the answer streams', () => {
     const guard = guardFor('block', 1024);
     guard.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });

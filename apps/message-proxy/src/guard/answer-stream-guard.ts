@@ -10,11 +10,8 @@ export type StreamStep = {
   stop?: { reason: 'blocked' | 'unreadable' | 'malformed'; detail: string };
 };
 
-/** Where a leaf's text sits in the answer's one scanned text. */
-interface PlacedLeaf {
-  leaf: TextLeaf;
-  start: number;
-}
+/** A leaf with where its text sits in the answer's one scanned text. */
+type PlacedLeaf = TextLeaf & { start: number };
 
 interface Pending {
   event: StreamEvent;
@@ -23,11 +20,24 @@ interface Pending {
   end: number;
   /** A text or thinking delta: may leave in parts, the part already safe first. */
   splittable: boolean;
+  /**
+   * A delta of block `mergeInto` with nothing but its type and text: the next such delta of the
+   * same block and type, while both wait, joins it (one event leaves, as the client would have
+   * read both).
+   */
+  mergeInto?: number;
   /** Re-serialises fields built from the leaves (a tool's input) once masks are applied. */
   seal?: () => void;
 }
 
-const SPLITTABLE: Record<string, string> = { text_delta: 'text', thinking_delta: 'thinking' };
+/** Most pushes release nothing: they share this (never changed) list and step. */
+const NO_EVENTS: StreamEvent[] = [];
+const NOTHING: StreamStep = { events: NO_EVENTS };
+
+/** The field of a delta that may leave in parts; compared, not looked up, so no inherited key ("constructor") counts. */
+function splittableField(type: unknown): 'text' | 'thinking' | undefined {
+  return type === 'text_delta' ? 'text' : type === 'thinking_delta' ? 'thinking' : undefined;
+}
 
 /**
  * Guards one streamed answer across all of its content blocks. Every delta that carries content
@@ -51,9 +61,22 @@ export class AnswerStreamGuard {
   private safe = 0;
   private blocked = false;
   private readonly scan?: GuardStream;
-  private readonly queue: Pending[] = [];
+  /**
+   * Text not yet handed to the scanner, and how much more may gather before the scanner would
+   * scan: the pieces of a stream go to it a scan's worth at a time, not delta by delta.
+   */
+  private unscanned: string[] = [];
+  private room = 0;
+  /** Events not yet released: `queue[head]` on (a list with a moving head, not shifted item by item). */
+  private queue: Pending[] = [];
+  private head = 0;
+  /** The `safe` of the last release and the event that then had to wait. */
+  private lastSafe = -1;
+  private waiting?: Pending;
   private masks: Span[] = [];
   private readonly toolInputs = new Map<number, string>();
+  /** `content[<index>]` per block index, made once. */
+  private readonly blockWhere: string[] = [];
   private readonly deliveredText: string[] = [];
   readonly unreadable: Unreadable[] = [];
   private stopped = false;
@@ -63,7 +86,10 @@ export class AnswerStreamGuard {
     cap: number,
     private readonly passUnreadable: boolean,
   ) {
-    if (guard.active) this.scan = guard.stream(cap);
+    if (guard.active) {
+      this.scan = guard.stream(cap);
+      this.room = this.scan.untilScan;
+    }
   }
 
   /** The answer's text as the client received it (masked where redacted). */
@@ -73,6 +99,21 @@ export class AnswerStreamGuard {
 
   push(event: StreamEvent): StreamStep {
     if (this.stopped) return { events: [] };
+    // Text and thinking deltas, the bulk of a stream, go straight to their own path.
+    if (event.type === 'content_block_delta' && isObject(event.delta) && typeof event.index === 'number') {
+      const field = splittableField(event.delta.type);
+      const text = field && event.delta[field];
+      if (field && typeof text === 'string') {
+        if (!this.scan && this.head === this.queue.length) {
+          // No response scanner and nothing queued: it leaves as it came.
+          this.deliverText(this.length, text);
+          this.length += text.length;
+          return { events: [event] };
+        }
+        this.enqueueDelta(event, event.delta, field, text, event.index);
+        return this.advance(false);
+      }
+    }
     const problem = this.take(event);
     if (problem) return this.stop(problem.reason, problem.detail);
     return this.advance(false);
@@ -100,14 +141,10 @@ export class AnswerStreamGuard {
       }
       case 'content_block_delta': {
         const delta = isObject(event.delta) ? event.delta : {};
-        const field = SPLITTABLE[String(delta.type)];
+        const field = splittableField(delta.type);
         if (field) {
           const text = typeof delta[field] === 'string' ? (delta[field] as string) : '';
-          return this.enqueue(
-            event,
-            { leaves: text ? [{ owner: delta, key: field, text, where: `content[${index}]` }] : [], unreadable: [] },
-            true,
-          );
+          return this.enqueueDelta(event, delta, field, text, index);
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
@@ -165,6 +202,52 @@ export class AnswerStreamGuard {
     return problem;
   }
 
+  /**
+   * A text or thinking delta: the bulk of a stream, thousands per answer, so it takes the short way
+   * (one leaf, nothing unreadable), and joins the delta before it when that one still waits: a
+   * stream of small deltas held for a scan leaves as a few events, not thousands.
+   */
+  private enqueueDelta(
+    event: StreamEvent,
+    delta: Record<string, unknown>,
+    field: string,
+    text: string,
+    index: number,
+  ): undefined {
+    if (text === '') {
+      this.queue.push({ event, leaves: [], end: this.length, splittable: false });
+      return undefined;
+    }
+    const start = this.length;
+    this.length += text.length;
+    this.toScan(text);
+    const last = this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
+    if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event, delta)) {
+      const leaf = last.leaves[0];
+      leaf.text += text;
+      (leaf.owner as Record<string, unknown>)[field] = leaf.text;
+      last.end = this.length;
+      return undefined;
+    }
+    const leaf: PlacedLeaf = {
+      owner: delta,
+      key: field,
+      text,
+      where: (this.blockWhere[index] ??= `content[${index}]`),
+      start,
+    };
+    // Only a delta that may wait can be joined (without scanners, or in a draft project, each leaves at once).
+    const mayWait = this.scan !== undefined && this.guard.enforcing;
+    this.queue.push({
+      event,
+      leaves: [leaf],
+      end: this.length,
+      splittable: true,
+      mergeInto: mayWait && isPlainDelta(event, delta) ? index : undefined,
+    });
+    return undefined;
+  }
+
   private enqueue(
     event: StreamEvent,
     walk?: { leaves: TextLeaf[]; unreadable: Unreadable[] },
@@ -177,64 +260,93 @@ export class AnswerStreamGuard {
     }
     const leaves: PlacedLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {
-      leaves.push({ leaf, start: this.length });
+      leaves.push({ ...leaf, start: this.length });
       this.length += leaf.text.length;
-      if (this.scan) this.absorb(this.scan.push(leaf.text));
+      this.toScan(leaf.text);
     }
     this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
     return undefined;
   }
 
+  private toScan(text: string): void {
+    if (!this.scan) return;
+    if (text.length <= this.room) {
+      this.unscanned.push(text);
+      this.room -= text.length;
+    } else {
+      this.flushScan(text);
+    }
+  }
+
+  /** Hands the gathered text (and `text`) to the scanner. */
+  private flushScan(text = ''): void {
+    if (!this.scan) return;
+    const all = this.unscanned.length ? this.unscanned.join('') + text : text;
+    this.unscanned = [];
+    if (all) this.absorb(this.scan.push(all));
+    this.room = this.scan.untilScan;
+  }
+
   private absorb(verdict: WindowVerdict & { safeUpTo: number }): void {
     if (verdict.blocked) this.blocked = true;
-    this.masks.push(...verdict.redactions);
+    if (verdict.redactions.length) this.masks.push(...verdict.redactions);
     this.safe = Math.max(this.safe, verdict.safeUpTo);
   }
 
   private advance(final: boolean): StreamStep {
-    if (!this.scan) return { events: this.release(this.length) };
-    if (final) this.absorb(this.scan.finish());
+    if (!this.scan) return stepOf(this.release(this.length));
+    if (final) {
+      this.flushScan();
+      this.absorb(this.scan.finish());
+    }
     if (this.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
     // A project that does not enforce only records: nothing waits for the scan.
     const events = this.release(this.guard.enforcing ? this.safe : this.length);
     if (this.masks.length > 64) this.masks = this.masks.filter(([, e]) => e > this.released);
-    return { events };
+    return stepOf(events);
   }
 
   /** Releases, in order, every queued event whose text lies before `safe` (a delta in part). */
   private release(safe: number): StreamEvent[] {
-    const out: StreamEvent[] = [];
-    while (this.queue.length) {
-      const item = this.queue[0];
+    // Nothing moved since the last call: the event that waited then still waits, and all behind it.
+    if (safe === this.lastSafe && this.head < this.queue.length && this.queue[this.head] === this.waiting)
+      return NO_EVENTS;
+    let out: StreamEvent[] | undefined;
+    while (this.head < this.queue.length) {
+      const item = this.queue[this.head];
       if (item.end <= safe) {
-        this.queue.shift();
-        for (const p of item.leaves) this.deliver(p.leaf, p.start, p.leaf.text);
+        this.head++;
+        for (const p of item.leaves) this.deliver(p);
         item.seal?.();
-        out.push(item.event);
+        (out ??= []).push(item.event);
         continue;
       }
       if (item.splittable && item.leaves[0].start < safe) {
         const p = item.leaves[0];
         const cut = safe - p.start;
-        const head = structuredClone(item.event);
-        const headDelta = head.delta as Record<string, unknown>;
-        headDelta[p.leaf.key as string] = this.deliverText(p.start, p.leaf.text.slice(0, cut));
-        p.leaf.text = p.leaf.text.slice(cut);
-        (p.leaf.owner as Record<string, unknown>)[p.leaf.key as string] = p.leaf.text;
+        const head = { ...item.event, delta: { ...(item.event.delta as Record<string, unknown>) } };
+        head.delta[p.key as string] = this.deliverText(p.start, p.text.slice(0, cut));
+        p.text = p.text.slice(cut);
+        (p.owner as Record<string, unknown>)[p.key as string] = p.text;
         p.start = safe;
-        out.push(head);
+        (out ??= []).push(head);
       }
       break;
     }
-    this.released = this.queue.length
-      ? Math.min(safe, this.queue[0].leaves[0]?.start ?? this.queue[0].end)
-      : Math.max(this.released, safe);
-    return out;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    const next = this.queue[this.head];
+    this.lastSafe = safe;
+    this.waiting = next;
+    this.released = next ? Math.min(safe, next.leaves[0]?.start ?? next.end) : Math.max(this.released, safe);
+    return out ?? NO_EVENTS;
   }
 
-  private deliver(leaf: TextLeaf, start: number, text: string): void {
-    const masked = this.deliverText(start, text);
-    if (masked !== text) (leaf.owner as Record<string | number, unknown>)[leaf.key] = masked;
+  private deliver(leaf: PlacedLeaf): void {
+    const masked = this.deliverText(leaf.start, leaf.text);
+    if (masked !== leaf.text) (leaf.owner as Record<string | number, unknown>)[leaf.key] = masked;
   }
 
   /** The text as it leaves: masked where a redaction covers it. */
@@ -251,7 +363,22 @@ export class AnswerStreamGuard {
 
   private stop(reason: 'blocked' | 'unreadable' | 'malformed', detail: string): StreamStep {
     this.stopped = true;
-    this.queue.length = 0;
+    this.queue = [];
+    this.head = 0;
     return { events: [], stop: { reason, detail } };
   }
+}
+
+/** An event `{type, index, delta: {type, <text field>}}` and nothing else, so joining two loses nothing. */
+function isPlainDelta(event: StreamEvent, delta: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const _ in event) keys++;
+  if (keys !== 3) return false;
+  keys = 0;
+  for (const _ in delta) keys++;
+  return keys === 2;
+}
+
+function stepOf(events: StreamEvent[]): StreamStep {
+  return events === NO_EVENTS ? NOTHING : { events };
 }

@@ -1,7 +1,8 @@
 import type { RuntimeGuardrail } from '@bastion/contracts';
 import { compiledGuardrail } from './compiled-guardrails';
-import { maskSpans } from '@bastion/guardrails';
+import { CompiledScannerCache, maskSpans } from '@bastion/guardrails';
 import { DirectionGuard, ScanBudget } from './direction-guard';
+import { runScanJob, type ScanJob } from './scan-job';
 
 const guardrail = (over: Partial<RuntimeGuardrail>): RuntimeGuardrail => ({
   id: 'g1',
@@ -130,5 +131,54 @@ describe('DirectionGuard across windows', () => {
     expect(r.blocked).toBe(true);
     expect(r.outcome).toBe('blocked');
     expect(r.results[0].message).toMatch(/scan budget/);
+  });
+
+  it('scanning on a runner (another thread) gives the same verdict and record, and charges the budget with its time', async () => {
+    const text = 'pw is hunter2 and swordfish';
+    const entries = [
+      guardrail({ mode: 'redact' }),
+      guardrail({ id: 'g2', resolvedVersion: { ...guardrail({}).resolvedVersion, id: 'v2', config: { type: 'pii' } } }),
+    ];
+    const inline = new DirectionGuard(entries, compiledGuardrail, 'request', true, new ScanBudget(1000));
+    const budget = new ScanBudget(1000);
+    const jobs: ScanJob[] = [];
+    // What a scan worker runs, with a compile cache of its own.
+    const runner = async (job: ScanJob) => {
+      jobs.push(job);
+      return runScanJob(job, (ref) => new CompiledScannerCache().get(ref), new ScanBudget(job.limitMs, job.spentMs));
+    };
+    const elsewhere = new DirectionGuard(entries, compiledGuardrail, 'request', true, budget, runner);
+    expect(await elsewhere.check(text)).toEqual(inline.scan(text));
+    expect(jobs).toEqual([
+      expect.objectContaining({
+        text,
+        limitMs: 1000,
+        spentMs: 0,
+        scanners: [
+          expect.objectContaining({ id: 'g1', version: 'v1' }),
+          expect.objectContaining({ id: 'g2', version: 'v2' }),
+        ],
+      }),
+    ]);
+    const strip = (r: ReturnType<DirectionGuard['summary']>) =>
+      r.results.map(({ startedDate, completedDate, ...rest }) => rest);
+    expect(strip(elsewhere.summary())).toEqual(strip(inline.summary()));
+    expect(budget.spent).toBeGreaterThan(0);
+  });
+
+  it('a runner continues the exchange budget: past it the scan fails closed', async () => {
+    const budget = new ScanBudget(5, 5);
+    const runner = async (job: ScanJob) =>
+      runScanJob(job, (ref) => new CompiledScannerCache().get(ref), new ScanBudget(job.limitMs, job.spentMs));
+    const guard = new DirectionGuard(
+      [guardrail({ mode: 'audit' })],
+      compiledGuardrail,
+      'request',
+      true,
+      budget,
+      runner,
+    );
+    expect((await guard.check('nothing here')).blocked).toBe(true);
+    expect(guard.summary().results[0].message).toMatch(/scan budget of 5 ms/);
   });
 });

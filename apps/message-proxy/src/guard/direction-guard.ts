@@ -1,4 +1,5 @@
 import type { PromptOutcome, RuntimeGuardrail, ScannerResultRecord } from '@bastion/contracts';
+import { runScanJob, type ScanJob, type ScanJobResult } from './scan-job';
 import {
   aggregateOutcome,
   createStreamScanner,
@@ -38,11 +39,14 @@ export interface GuardSummary {
  * while a scan runs, so the engines' own budget checks see scanning time, not waiting time.
  */
 export class ScanBudget {
-  private spentMs = 0;
   private runningSince?: number;
   readonly deadline: ScanDeadline;
 
-  constructor(readonly limitMs: number) {
+  /** `spentMs`: what was spent before (a scan worker continues an exchange's budget). */
+  constructor(
+    readonly limitMs: number,
+    private spentMs = 0,
+  ) {
     this.deadline = new ScanDeadline(
       limitMs,
       () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince),
@@ -58,6 +62,11 @@ export class ScanBudget {
     return this.spentMs;
   }
 
+  /** Counts scanning done elsewhere (on a scan worker). */
+  charge(ms: number): void {
+    this.spentMs += ms;
+  }
+
   run<T>(scan: () => T): T {
     this.runningSince = performance.now();
     try {
@@ -69,9 +78,23 @@ export class ScanBudget {
   }
 }
 
+/** Runs a scan job elsewhere (ScanPool) and resolves with its result. */
+export type ScanRunner = (job: ScanJob) => Promise<ScanJobResult>;
+
+function jobOf(live: readonly EntryState[], text: string, budget: ScanBudget): ScanJob {
+  const scanners = live.map(({ entry }) => ({
+    id: entry.id,
+    version: entry.resolvedVersion.id,
+    config: entry.resolvedVersion.config,
+  }));
+  return { scanners, text, limitMs: budget.limitMs, spentMs: budget.spent };
+}
+
 /** One direction's guard over a streamed text: push each piece in order, release what is safe. */
 export interface GuardStream {
   push(text: string): WindowVerdict & { safeUpTo: number };
+  /** Characters a push may bring and only wait for the next scan (no finding, nothing new safe): a caller may gather them first. */
+  readonly untilScan: number;
   finish(): WindowVerdict & { safeUpTo: number };
 }
 
@@ -81,8 +104,9 @@ interface EntryState {
   matches: Map<string, ScanMatch>;
   failed: boolean;
   overLimit?: string;
-  startedDate?: string;
-  completedDate?: string;
+  /** When the entry's first and latest scans ran (ms since the epoch; ISO strings only in the summary). */
+  startedAt?: number;
+  completedAt?: number;
 }
 
 /**
@@ -101,6 +125,7 @@ export class DirectionGuard {
     readonly direction: ScanDirection,
     readonly enforcing: boolean,
     private readonly budget: ScanBudget,
+    private readonly runner?: ScanRunner,
   ) {
     this.states = guardrails
       .filter((g) => g.enabled && (g.direction === 'both' || g.direction === direction))
@@ -112,33 +137,50 @@ export class DirectionGuard {
     return this.states.some((s) => !(s.scanner instanceof Error));
   }
 
-  /** Scans `text`, which starts at offset `base` of the whole. */
+  /** Scans `text`, which starts at offset `base` of the whole, in this thread. */
   scan(text: string, base = 0): WindowVerdict {
+    const live = this.live();
+    return this.apply(
+      live,
+      runScanJob(jobOf(live, text, this.budget), (_, i) => live[i].scanner, this.budget),
+      base,
+    );
+  }
+
+  /**
+   * Scans `text` as `scan` does, on the scan runner when there is one (ScanPool: other threads,
+   * each tenant taking its turn), so a costly scan holds up neither this event loop nor other
+   * tenants' scans.
+   */
+  async check(text: string, base = 0): Promise<WindowVerdict> {
+    const live = this.live();
+    if (!this.runner || live.length === 0) return this.scan(text, base);
+    const result = await this.runner(jobOf(live, text, this.budget));
+    this.budget.charge(result.spentMs);
+    return this.apply(live, result, base);
+  }
+
+  private live(): (EntryState & { scanner: Scanner })[] {
+    return this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
+  }
+
+  private apply(live: EntryState[], result: ScanJobResult, base: number): WindowVerdict {
     const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];
     let overLimit = false;
-    for (const s of this.states) {
-      if (s.scanner instanceof Error) continue;
-      s.startedDate ??= new Date().toISOString();
-      if (this.budget.exhausted) {
-        s.overLimit ??= `the request's scan budget of ${this.budget.limitMs} ms is spent`;
+    result.scanners.forEach((o, i) => {
+      const s = live[i];
+      s.startedAt ??= o.startedAt;
+      s.completedAt = o.completedAt;
+      if ('overLimit' in o) {
+        s.overLimit ??= o.overLimit;
         overLimit = true;
-        continue;
+        return;
       }
-      const scanner = s.scanner;
-      try {
-        const result = this.budget.run(() => scanner.scan(text, { deadline: this.budget.deadline }));
-        const shifted = result.data.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
-        for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
-        if (result.outcome === 'failed') s.failed = true;
-        window.push({ result: { outcome: result.outcome, data: { matches: shifted } }, entry: s.entry });
-      } catch (err) {
-        if (!(err instanceof ScanLimitError)) throw err;
-        s.overLimit ??= err.message;
-        overLimit = true;
-      } finally {
-        s.completedDate = new Date().toISOString();
-      }
-    }
+      const shifted = o.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
+      for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
+      if (o.failed) s.failed = true;
+      window.push({ result: { outcome: o.failed ? 'failed' : 'passed', data: { matches: shifted } }, entry: s.entry });
+    });
     if (!this.enforcing) return { blocked: false, redactions: [] };
     const verdict = aggregateOutcome(window, this.direction);
     return {
@@ -154,38 +196,47 @@ export class DirectionGuard {
    */
   stream(cap: number): GuardStream {
     const live = this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
-    const started = new Date().toISOString();
-    for (const s of live) s.startedDate ??= started;
+    const started = Date.now();
+    for (const s of live) s.startedAt ??= started;
     let scanner: StreamScanner | undefined = createStreamScanner(
       live.map((s) => s.scanner),
       { cap, deadline: this.budget.deadline },
     );
     let length = 0;
-    const step = (
-      run: (sc: StreamScanner) => { safeUpTo: number; findings: readonly StreamFinding[] },
-      final: boolean,
-    ) => {
+    // Most scans of a stream find nothing: one verdict object until `safeUpTo` moves.
+    let clean: WindowVerdict & { safeUpTo: number } = { blocked: false, redactions: [], safeUpTo: 0 };
+    const cleanAt = (safeUpTo: number) => {
+      if (clean.safeUpTo !== safeUpTo) clean = { blocked: false, redactions: [], safeUpTo };
+      return clean;
+    };
+    const step = (final: boolean, text = '') => {
       if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
+      const current = scanner;
+      const passes = current.scannedChars;
       try {
-        const current = scanner;
-        const { safeUpTo, findings } = this.budget.run(() => run(current));
-        return { ...this.verdictOf(live, findings), safeUpTo };
+        const { safeUpTo, findings } = this.budget.run(() => (final ? current.finish() : current.push(text)));
+        return findings.length > 0 ? { ...this.verdictOf(live, findings), safeUpTo } : cleanAt(safeUpTo);
       } catch (err) {
         if (!(err instanceof ScanLimitError)) throw err;
         for (const s of live) s.overLimit ??= err.message;
         scanner = undefined;
         return { blocked: this.enforcing, redactions: [], safeUpTo: 0 };
       } finally {
-        const done = new Date().toISOString();
-        for (const s of live) s.completedDate = done;
+        if (final || current.scannedChars !== passes || !scanner) {
+          const done = Date.now();
+          for (const s of live) s.completedAt = done;
+        }
       }
     };
     return {
       push: (text) => {
         length += text.length;
-        return step((sc) => sc.push(text), false);
+        return step(false, text);
       },
-      finish: () => step((sc) => sc.finish(), true),
+      get untilScan() {
+        return scanner ? scanner.untilScan : 0;
+      },
+      finish: () => step(true),
     };
   }
 
@@ -244,8 +295,8 @@ export class DirectionGuard {
           s.scanner.type,
           [],
           `scan limit exceeded: ${s.overLimit}`,
-          s.startedDate ?? now,
-          s.completedDate ?? now,
+          iso(s.startedAt) ?? now,
+          iso(s.completedAt) ?? now,
         );
       const matches = [...s.matches.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const msg = s.failed ? s.entry.flagMessage || `${s.entry.name} matched` : '';
@@ -256,8 +307,8 @@ export class DirectionGuard {
         s.scanner.type,
         matches,
         msg,
-        s.startedDate ?? now,
-        s.completedDate ?? now,
+        iso(s.startedAt) ?? now,
+        iso(s.completedAt) ?? now,
       );
     });
     return { outcome, results, messages, actedSpans };
@@ -268,6 +319,10 @@ export class DirectionGuard {
 export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome {
   const rank: Record<PromptOutcome, number> = { cleared: 0, flagged: 1, redacted: 2, blocked: 3 };
   return rank[a] >= rank[b] ? a : b;
+}
+
+function iso(ms: number | undefined): string | undefined {
+  return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
 function record(

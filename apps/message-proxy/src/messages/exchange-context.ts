@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime } from '@bastion/contracts';
 import { PlatformMetrics } from '@bastion/observability';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import { compiledGuardrail } from '../guard/compiled-guardrails';
-import { DirectionGuard, ScanBudget, type ScanDirection } from '../guard/direction-guard';
+import { DirectionGuard, ScanBudget, type ScanDirection, type ScanRunner } from '../guard/direction-guard';
+import { SCAN_POOL, type ScanPool } from '../guard/scan-pool';
 import { SharedProviderLimiter } from '../limits/shared-provider-limiter';
 
 export interface Exchange {
@@ -34,6 +35,7 @@ export class ExchangeContext {
     metrics: PlatformMetrics,
     @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
     private readonly limiter: SharedProviderLimiter,
+    @Optional() @Inject(SCAN_POOL) private readonly pool?: ScanPool | null,
   ) {
     this.outcomes = metrics.counter('bastion_guardrail_outcomes_total', 'Guardrail verdicts by direction and outcome', [
       'direction',
@@ -73,11 +75,13 @@ export class ExchangeContext {
     const guardrails = [...project.packages, ...project.scanners];
     const enforce = project.project.enforcing;
     const budget = new ScanBudget(this.config.SCAN_BUDGET_MS);
+    const pool = this.pool;
+    const runner: ScanRunner | undefined = pool ? (job) => pool.run(principal.tenant, job) : undefined;
     return {
       project,
       provider,
       budget,
-      guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget),
+      guard: (direction) => new DirectionGuard(guardrails, compiledGuardrail, direction, enforce, budget, runner),
       count: (direction, outcome) => this.outcomes.inc({ direction, outcome }),
     };
   }

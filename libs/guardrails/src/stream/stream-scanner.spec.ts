@@ -104,6 +104,21 @@ describe('createStreamScanner', () => {
     );
   });
 
+  it('lets pieces wait, unscanned and not yet canonicalized, until a scan is due', () => {
+    const stream = createStreamScanner([compileScanner({ type: 'regex', pattern: 'top\\s+secret' })], { minStep: 32 });
+    expect(stream.untilScan).toBe(31);
+    const first = stream.push('x'.repeat(20));
+    expect(stream.untilScan).toBe(11);
+    expect(stream.push('top secre')).toBe(first);
+    expect(stream.scannedChars).toBe(0);
+    expect(stream.canonicalLength).toBe(0);
+    const due = stream.push('t and more');
+    expect(stream.scannedChars).toBeGreaterThan(0);
+    expect(due.findings).toEqual([{ scanner: 0, match: [20, 30, 0] }]);
+    expect(stream.finish().safeUpTo).toBe(39);
+    expect(stream.untilScan).toBe(0);
+  });
+
   it('holds back nothing without scanners', () => {
     const stream = createStreamScanner([]);
     expect(stream.push('hello wor').safeUpTo).toBe(9);

@@ -12,6 +12,8 @@ import { LiveStarts } from './live-starts';
 
 type RE2Set = ReturnType<typeof RE2.Set>;
 
+const NO_FINDINGS: readonly StreamFinding[] = Object.freeze([]);
+
 /** Memory budget of the combined set (as RuleMatcher's). */
 const SET_MAX_MEM = 64 * 1024 * 1024;
 
@@ -56,7 +58,9 @@ export interface StreamScannerOptions {
   readonly cap?: number;
   /**
    * Scan again only once this many new canonical characters have arrived (default 32): a stream
-   * of 4-character deltas is not rescanned 4 characters at a time. `finish` always scans.
+   * of 4-character deltas is not rescanned 4 characters at a time. Chunks wait, as they came,
+   * until that many characters have been pushed, so a stream of small deltas is canonicalized in
+   * few large pieces, not one per delta. `finish` always scans.
    */
   readonly minStep?: number;
   /**
@@ -97,9 +101,14 @@ export interface StreamScanner {
   readonly safeUpTo: number;
   /** Every finding so far, per scanner, in the `scan` result shape (for records and outcome aggregation). */
   results(): ScanResult[];
+  /**
+   * Characters a push may bring and only wait (no scan, nothing new safe, no findings): a caller
+   * that times or counts scans can skip that for them. 0 once finished or when nothing is scanned.
+   */
+  readonly untilScan: number;
   /** Canonical characters handed to RE2 so far (each scan pass counted), to show scanning is linear. */
   readonly scannedChars: number;
-  /** Canonical characters received so far. */
+  /** Canonical characters so far (chunks still waiting for the next scan step not yet counted). */
   readonly canonicalLength: number;
 }
 
@@ -167,7 +176,11 @@ class GuardedStream implements StreamScanner {
   private scanned = 0;
   private done = false;
   private received = 0;
+  private idle: StreamStep = { safeUpTo: 0, findings: NO_FINDINGS };
   private lastHigh = false;
+  /** Chunks pushed but not yet canonicalized, and their length. */
+  private waiting: string[] = [];
+  private waitingLength = 0;
 
   constructor(
     scanners: readonly Scanner[],
@@ -201,6 +214,16 @@ class GuardedStream implements StreamScanner {
     return this.safeOriginal;
   }
 
+  get untilScan(): number {
+    if (this.done || this.rules.length === 0) return 0;
+    return Math.max(0, this.due() - this.waitingLength - 1);
+  }
+
+  /** Characters after the last scan that make the next one due. */
+  private due(): number {
+    return Math.max(this.minStep, Math.floor(this.lastScanEnd * this.stepFraction));
+  }
+
   get scannedChars(): number {
     return this.scanned;
   }
@@ -212,9 +235,14 @@ class GuardedStream implements StreamScanner {
   push(chunk: string): StreamStep {
     if (this.done) throw new Error('push after finish');
     if (this.rules.length === 0) return this.passThrough(chunk);
-    this.append(this.canon.push(chunk));
-    const due = Math.max(this.minStep, Math.floor(this.lastScanEnd * this.stepFraction));
-    if (this.canon.length - this.lastScanEnd < due) return { safeUpTo: this.safeOriginal, findings: [] };
+    this.waiting.push(chunk);
+    this.waitingLength += chunk.length;
+    const due = this.due();
+    // Until `due` characters have come, nothing can be due in canonical characters either (but
+    // for rare expanding forms such as ligatures, which then wait a little longer: held, not lost).
+    if (this.waitingLength < due) return this.unchanged();
+    this.canonicalizeWaiting();
+    if (this.canon.length - this.lastScanEnd < due) return this.unchanged();
     return this.step(false);
   }
 
@@ -225,8 +253,23 @@ class GuardedStream implements StreamScanner {
       this.safeOriginal = this.received;
       return { safeUpTo: this.safeOriginal, findings: [] };
     }
+    this.canonicalizeWaiting();
     this.append(this.canon.finish());
     return this.step(true);
+  }
+
+  private canonicalizeWaiting(): void {
+    if (this.waitingLength === 0) return;
+    const text = this.waiting.length === 1 ? this.waiting[0] : this.waiting.join('');
+    this.waiting = [];
+    this.waitingLength = 0;
+    this.append(this.canon.push(text));
+  }
+
+  /** No new scan: what is safe stays as it was (one object, reused until it changes). */
+  private unchanged(): StreamStep {
+    if (this.idle.safeUpTo !== this.safeOriginal) this.idle = { safeUpTo: this.safeOriginal, findings: NO_FINDINGS };
+    return this.idle;
   }
 
   /** No scanner: nothing is held but half of a surrogate pair. */

@@ -1,0 +1,67 @@
+import { canonicalize, ScanLimitError, type ScanMatch, type Scanner } from '@bastion/guardrails';
+import type { ScanBudget } from './direction-guard';
+
+/** A compiled scanner's identity: what the compile cache keys it by, enough for another thread to compile it too. */
+export interface ScannerRef {
+  id: string;
+  version: string;
+  config: Record<string, unknown>;
+}
+
+/** One text to scan with several scanners, within what is left of an exchange's scan budget. */
+export interface ScanJob {
+  scanners: ScannerRef[];
+  text: string;
+  /** The exchange's scan budget (ms) and how much of it was spent before this job. */
+  limitMs: number;
+  spentMs: number;
+}
+
+/** Per scanner: its matches, or the limit it ran into; with when it started and ended (ms since the epoch). */
+export type ScannerOutcome = ({ failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string }) & {
+  startedAt: number;
+  completedAt: number;
+};
+
+export interface ScanJobResult {
+  scanners: ScannerOutcome[];
+  /** Budget spent by this job (ms). */
+  spentMs: number;
+}
+
+/**
+ * Runs a scan job: the text is put in canonical form once and every scanner reads that, each
+ * within the budget (a scanner over a limit, or any once the budget is spent, is reported as such,
+ * never as passed). The same code runs inline and on a scan worker.
+ */
+export function runScanJob(
+  job: ScanJob,
+  compiled: (ref: ScannerRef, index: number) => Scanner | Error,
+  budget: ScanBudget,
+): ScanJobResult {
+  const before = budget.spent;
+  let canonical: ReturnType<typeof canonicalize> | undefined;
+  const scanners = job.scanners.map((ref, index): ScannerOutcome => {
+    const startedAt = Date.now();
+    const scanner = compiled(ref, index);
+    if (scanner instanceof Error)
+      return { overLimit: `not run: ${scanner.message}`, startedAt, completedAt: startedAt };
+    if (budget.exhausted)
+      return {
+        overLimit: `the request's scan budget of ${budget.limitMs} ms is spent`,
+        startedAt,
+        completedAt: startedAt,
+      };
+    try {
+      const result = budget.run(() => {
+        canonical ??= canonicalize(job.text);
+        return scanner.scan(job.text, { canonical, deadline: budget.deadline });
+      });
+      return { failed: result.outcome === 'failed', matches: result.data.matches, startedAt, completedAt: Date.now() };
+    } catch (err) {
+      if (!(err instanceof ScanLimitError)) throw err;
+      return { overLimit: err.message, startedAt, completedAt: Date.now() };
+    }
+  });
+  return { scanners, spentMs: budget.spent - before };
+}

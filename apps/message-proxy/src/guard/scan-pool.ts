@@ -1,0 +1,167 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DomainError, ErrorCode } from '@bastion/contracts';
+import { FairQueue } from './fair-queue';
+import type { ScanJob, ScanJobResult } from './scan-job';
+
+/** Nest token of the process's ScanPool (null when scans run on the event loop). */
+export const SCAN_POOL = Symbol('SCAN_POOL');
+
+export interface ScanPoolOptions {
+  /** Worker threads (0: no pool, callers scan in their own thread). */
+  workers: number;
+  /** Workers one tenant may hold at once; the rest stay free for other tenants. */
+  perTenant: number;
+  /** Scans one tenant may have waiting; past it a scan is refused (RESOURCE_EXHAUSTED) rather than queued. */
+  maxWaiting: number;
+  /**
+   * Nice value (0 to 19) of every worker's thread but the first: their scanning yields the CPU to
+   * answering requests. The first runs at the process's priority and takes only tenants whose
+   * scans are quick, so a tenant with costly scans cannot slow another's down to its priority.
+   */
+  nice: number;
+  /** A scan over this (ms) makes its tenant's scans run on the lower-priority workers for `heavyForMs`. */
+  heavyMs?: number;
+  heavyForMs?: number;
+  /** The worker script (default: scan-worker.js beside this file). */
+  script?: string;
+}
+
+interface Task {
+  tenant: string;
+  job: ScanJob;
+  resolve(result: ScanJobResult): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  task?: Task;
+  id: number;
+  /** Runs at the process's priority: kept for tenants whose scans are quick. */
+  prompt: boolean;
+}
+
+/**
+ * Scans on worker threads, fairly across tenants. A costly scan (a project's many scanners over a
+ * large text take up to its scan budget) then holds up neither the proxy's event loop, which goes
+ * on answering other requests, nor other tenants' scans: jobs wait per tenant and take turns
+ * (FairQueue), and one tenant holds at most `perTenant` workers, so with two or more workers one is
+ * always left for others; a tenant with `maxWaiting` scans waiting has the next refused. Workers
+ * but the first run at a lower CPU priority, and a tenant whose scans were costly lately runs only
+ * there: its scanning then takes the CPU that answering requests leaves. A worker that dies fails its job (which fails closed) and is replaced.
+ */
+export class ScanPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue = new FairQueue<Task>();
+  private readonly busy = new Map<string, number>();
+  /** Tenants whose recent scans were costly, until when (ms since the epoch). */
+  private readonly heavyUntil = new Map<string, number>();
+  private readonly script: string;
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly options: ScanPoolOptions) {
+    this.script = options.script ?? join(__dirname, 'scan-worker.js');
+    for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn(i === 0));
+  }
+
+  /** The worker script exists (it does not when the app runs from its TypeScript sources). */
+  static available(script = join(__dirname, 'scan-worker.js')): boolean {
+    return existsSync(script);
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  run(tenant: string, job: ScanJob): Promise<ScanJobResult> {
+    if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
+    if (this.queue.count(tenant) >= this.options.maxWaiting) {
+      return Promise.reject(
+        new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `${this.options.maxWaiting} scans of this tenant are already waiting; retry shortly`,
+          [],
+          1,
+        ),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push(tenant, { tenant, job, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.drain()) task.reject(new Error('the scan pool is closed'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(prompt: boolean): Slot {
+    const worker = new Worker(this.script, { workerData: { nice: prompt ? 0 : this.options.nice } });
+    const slot: Slot = { worker, id: -1, prompt };
+    worker.on('message', (msg: { id: number; result?: ScanJobResult; error?: string }) => {
+      const task = slot.task;
+      if (!task || msg.id !== slot.id) return;
+      if (msg.result && msg.result.spentMs > (this.options.heavyMs ?? 20))
+        this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+      this.free(slot);
+      if (msg.result) task.resolve(msg.result);
+      else task.reject(new Error(`scan worker: ${msg.error}`));
+    });
+    worker.on('error', (err) => this.lost(slot, err));
+    worker.on('exit', (code) => this.lost(slot, new Error(`scan worker exited (${code})`)));
+    return slot;
+  }
+
+  private lost(slot: Slot, err: Error): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return;
+    const task = slot.task;
+    if (task) this.free(slot);
+    task?.reject(err);
+    if (this.closed) return;
+    this.slots[at] = this.spawn(slot.prompt);
+    this.dispatch();
+  }
+
+  private free(slot: Slot): void {
+    const tenant = slot.task?.tenant;
+    if (tenant !== undefined) {
+      const n = (this.busy.get(tenant) ?? 1) - 1;
+      if (n > 0) this.busy.set(tenant, n);
+      else this.busy.delete(tenant);
+    }
+    slot.task = undefined;
+    this.dispatch();
+  }
+
+  private heavy(tenant: string): boolean {
+    const until = this.heavyUntil.get(tenant);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.heavyUntil.delete(tenant);
+    return false;
+  }
+
+  private dispatch(): void {
+    const lowered = this.slots.some((s) => !s.prompt) && this.options.nice > 0;
+    for (const slot of this.slots) {
+      if (slot.task) continue;
+      const next = this.queue.next(
+        (tenant) =>
+          (this.busy.get(tenant) ?? 0) < Math.max(1, this.options.perTenant) &&
+          !(slot.prompt && lowered && this.heavy(tenant)),
+      );
+      if (!next) continue;
+      const task = next.item;
+      this.busy.set(task.tenant, (this.busy.get(task.tenant) ?? 0) + 1);
+      slot.task = task;
+      slot.id = this.nextId++;
+      slot.worker.postMessage({ id: slot.id, job: task.job });
+    }
+  }
+}

@@ -1,0 +1,246 @@
+// One tenant's heavy work next to another tenant's ordinary requests (a section of
+// `pnpm bench:proxy`): tenant B sends guarded requests at a fixed, moderate rate (open loop: each
+// request leaves at its scheduled time whatever the others do, and its latency counts from that
+// time), measured alone and then while tenant A runs the worst configuration the API accepts,
+// sending prompts near the body limit from many connections at once.
+'use strict';
+const http = require('node:http');
+const os = require('node:os');
+const { snapshot, settle, cpuBetween } = require('../support/stack');
+
+/**
+ * Tenant A's worst allowed configuration: MAX_PROJECT_ENTRIES regex scanners of MAX_PATTERNS
+ * patterns each, every pattern one the validator accepts (small RE2 program) whose every match
+ * makes RE2 read to the end of the text: `a[^#]*b|a` on a text with an "a" every few dozen
+ * characters and no "b" collects its matches in quadratic time, so each scanner runs into its own
+ * SCAN_TIME_BUDGET_MS and the request into the proxy's SCAN_BUDGET_MS. The prompt is just under
+ * the gateway's BODY_LIMIT_BYTES.
+ */
+function hostilePatterns(scanner, count) {
+  return Array.from({ length: count }, (_, i) => `a[^#]*b${scanner}x${i}|a`);
+}
+
+function hostilePrompt(bytes) {
+  const unit = `${'lorem ipsum dolor sit amet consectetur '.slice(0, 39)}a`;
+  return unit.repeat(Math.floor(bytes / unit.length));
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const f = (x, d = 1) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+/** One POST; resolves with its status and the ms from `scheduled` (a performance.now time) to its end. */
+function post(agent, url, headers, body, scheduled) {
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - scheduled }));
+        res.on('error', () => resolve({ status: 0, ms: performance.now() - scheduled }));
+      },
+    );
+    req.setTimeout(60_000, () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve({ status: 0, ms: performance.now() - scheduled }));
+    req.end(body);
+  });
+}
+
+/** Tenant B's open loop: `rps` requests a second for `seconds`; latency from each scheduled start. */
+async function openLoop(agent, target, body, rps, seconds) {
+  const n = Math.round(rps * seconds);
+  const interval = 1000 / rps;
+  const t0 = performance.now() + 20;
+  const pending = [];
+  for (let i = 0; i < n; i++) {
+    const at = t0 + i * interval;
+    const wait = at - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(post(agent, target.url, target.headers, body, at));
+  }
+  const results = await Promise.all(pending);
+  return {
+    ms: results.map((r) => r.ms),
+    failed: results.filter((r) => r.status !== 200).length,
+    load: os.loadavg()[0],
+  };
+}
+
+/** Latency figures of several open-loop runs pooled, and each run's p99. */
+function pooled(runs) {
+  const ms = runs.flatMap((r) => r.ms).sort((a, b) => a - b);
+  const p99s = runs.map((r) =>
+    quantile(
+      [...r.ms].sort((a, b) => a - b),
+      0.99,
+    ),
+  );
+  return {
+    n: ms.length,
+    failed: runs.reduce((n, r) => n + r.failed, 0),
+    p50: quantile(ms, 0.5),
+    p99: quantile(ms, 0.99),
+    max: ms[ms.length - 1],
+    p99s,
+    loads: runs.map((r) => r.load),
+  };
+}
+
+/** Tenant A: `connections` loops, each sending the next request when the last is answered, until stopped. */
+function closedLoop(agent, target, body, connections) {
+  let running = true;
+  const statuses = new Map();
+  let answered = 0;
+  const loops = Array.from({ length: connections }, async () => {
+    while (running) {
+      const r = await post(agent, target.url, target.headers, body, performance.now());
+      answered++;
+      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    }
+  });
+  const started = performance.now();
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      return { answered, seconds: (performance.now() - started) / 1000, statuses: Object.fromEntries(statuses) };
+    },
+  };
+}
+
+/**
+ * Sets up both tenants on a running stack and measures. `api(method, route, auth, payload)` calls
+ * the gateway; `provider(admin)` creates the tenant's mock provider `bench-claude`;
+ * `guardedProject(tenant, name)` makes the ordinary guarded project (3 regex scanners both ways)
+ * and resolves with a token scoped to it.
+ */
+async function noisyNeighbour({
+  ours,
+  api,
+  signDevToken,
+  provider,
+  guardedProject,
+  ordinaryBody,
+  cfg,
+  log = console.log,
+}) {
+  const stamp = Date.now().toString(36);
+  // Tenant B: the ordinary guarded project.
+  const tenantB = `quiet-${stamp}`;
+  await provider(`Bearer ${signDevToken({ tenant: tenantB, roles: ['admin'] })}`);
+  const tokenB = await guardedProject(tenantB, 'quiet-guarded');
+
+  // Tenant A: its worst allowed project.
+  const tenantA = `noisy-${stamp}`;
+  const adminA = `Bearer ${signDevToken({ tenant: tenantA, roles: ['admin'] })}`;
+  await provider(adminA);
+  const project = await api('POST', '/backend/v1/projects', adminA, { name: 'noisy-worst' });
+  const projectId = project.id ?? project.project.id;
+  for (let s = 0; s < cfg.scanners; s++) {
+    const scanner = await api('POST', '/backend/v1/scanners', adminA, {
+      name: `noisy-${s}`,
+      config: { type: 'regex', patterns: hostilePatterns(s, cfg.patterns) },
+      direction: 'both',
+    });
+    await api('POST', `/backend/v1/projects/${projectId}/scanners`, adminA, {
+      id: scanner.id,
+      mode: 'block',
+      blocking: true,
+      enabled: true,
+      direction: 'both',
+    });
+  }
+  await api('PATCH', `/backend/v1/projects/${projectId}`, adminA, { deploymentStatus: 'live' });
+  const tokenA = signDevToken({ tenant: tenantA, roles: ['member'], project: projectId });
+
+  const anthropic = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+  const url = `${ours.url}/vendor/bench-claude/v1/messages`;
+  const targetB = { url, headers: { ...anthropic, 'x-api-key': tokenB } };
+  const targetA = { url, headers: { ...anthropic, 'x-api-key': tokenA } };
+  // JSON framing and the model name take a few hundred bytes of the body limit.
+  const bodyA = JSON.stringify({
+    model: 'claude-bench',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: hostilePrompt(cfg.promptBytes) }],
+  });
+
+  const agentB = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const agentA = new http.Agent({ keepAlive: true, maxSockets: cfg.connections });
+  try {
+    // A's first request compiles its scanners; B warms its path.
+    const first = await post(agentA, targetA.url, targetA.headers, bodyA, performance.now());
+    await openLoop(agentB, targetB, ordinaryBody, cfg.rps, 3);
+    await settle('ours');
+
+    // Rounds of B alone, then B while A runs; after each, A's backlog drains before B runs alone again.
+    const aloneRuns = [];
+    const togetherRuns = [];
+    const answeredA = { answered: 0, seconds: 0, statuses: {} };
+    let cpuAlone;
+    let cpuTogether;
+    for (let round = 0; round < cfg.rounds; round++) {
+      const before = await snapshot(ours.admin, ours.dbName);
+      aloneRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      cpuAlone ??= cpuBetween(before, await snapshot(ours.admin, ours.dbName));
+      const heavy = closedLoop(agentA, targetA, bodyA, cfg.connections);
+      await new Promise((r) => setTimeout(r, 3000));
+      const during = await snapshot(ours.admin, ours.dbName);
+      togetherRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      cpuTogether ??= cpuBetween(during, await snapshot(ours.admin, ours.dbName));
+      const a = await heavy.stop();
+      answeredA.answered += a.answered;
+      answeredA.seconds += a.seconds;
+      for (const [status, n] of Object.entries(a.statuses))
+        answeredA.statuses[status] = (answeredA.statuses[status] ?? 0) + n;
+      await settle('ours', 120_000);
+    }
+    const alone = pooled(aloneRuns);
+    const together = pooled(togetherRuns);
+    const rise = (together.p99 / alone.p99 - 1) * 100;
+    log(
+      `\nNoisy neighbour: tenant B sends guarded requests (3 regex both ways, ${ordinaryBody.length}-byte body) at ${cfg.rps}/s, open loop (latency from each request's scheduled start);`,
+    );
+    log(
+      `tenant A runs ${cfg.scanners} regex scanners x ${cfg.patterns} patterns like ${JSON.stringify(hostilePatterns(0, 1)[0])} and sends ${(Buffer.byteLength(bodyA) / 1024).toFixed(0)} KB prompts from ${cfg.connections} connections (closed loop).`,
+    );
+    log(
+      `${cfg.rounds} rounds of ${cfg.seconds} s of B alone, then ${cfg.seconds} s of B while A runs (after 3 s of A alone); A's backlog drains between rounds.`,
+    );
+    log(`A's first request (compiles its scanners): ${first.status} in ${f(first.ms, 0)} ms`);
+    log(
+      'phase                requests  failed   p50 ms   p99 ms   max ms   p99 per round ms        load average per round',
+    );
+    for (const [name, r] of [
+      ['B alone', alone],
+      ['B while A runs', together],
+    ]) {
+      log(
+        `${name.padEnd(20)} ${String(r.n).padStart(8)} ${String(r.failed).padStart(7)} ${f(r.p50).padStart(8)} ${f(r.p99).padStart(8)} ${f(r.max).padStart(8)}   ${r.p99s
+          .map((x) => f(x, 0))
+          .join(' ')
+          .padEnd(22)} ${r.loads.map((x) => f(x)).join(' ')}`,
+      );
+    }
+    log(
+      `A: ${answeredA.answered} requests answered in ${f(answeredA.seconds)} s (${f(answeredA.answered / answeredA.seconds, 2)}/s), statuses ${JSON.stringify(answeredA.statuses)}`,
+    );
+    const cores = (cpu, seconds) =>
+      Object.entries(cpu.perProcess)
+        .filter(([, ms]) => ms / seconds > 20)
+        .sort((x, y) => y[1] - x[1])
+        .map(([name, ms]) => `${name} ${f(ms / seconds / 10, 0)}%`)
+        .join(', ');
+    log(
+      `CPU of our processes in the first round (% of one core): B alone: ${cores(cpuAlone, cfg.seconds)}; B while A runs: ${cores(cpuTogether, cfg.seconds)}`,
+    );
+    log(
+      `target: B's p99 rises < 20% while A runs; it rose ${f(rise)}% (p99 ${f(alone.p99)} -> ${f(together.p99)} ms, p50 ${f(alone.p50)} -> ${f(together.p50)} ms)`,
+    );
+    return { alone, together, a: answeredA, rise };
+  } finally {
+    agentA.destroy();
+    agentB.destroy();
+  }
+}
+
+module.exports = { noisyNeighbour, hostilePatterns, hostilePrompt };
