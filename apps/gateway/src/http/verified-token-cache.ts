@@ -33,11 +33,6 @@ export class VerifiedTokenCache<T> {
     this.entries.set(token, { value, until: Math.min(exp, now + this.maxAgeMs) });
   }
 
-  /** Forgets everything, e.g. when a key or token is revoked. */
-  clear(): void {
-    this.entries.clear();
-  }
-
   get size(): number {
     return this.entries.size;
   }

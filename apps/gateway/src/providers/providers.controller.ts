@@ -64,7 +64,7 @@ export class ProvidersController {
   })
   @ApiOkResponse({ type: ProviderIdResponseSchema })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateProviderRequest, @RequestId() rid: string) {
-    return this.rpc.call(ProviderRpc.create, { principal, body }, rid);
+    return this.rpc.longCall(ProviderRpc.create, { principal, body }, rid);
   }
 
   @Get()
@@ -90,7 +90,7 @@ export class ProvidersController {
     @Body() body: UpdateProviderRequest,
     @RequestId() rid: string,
   ) {
-    return this.rpc.call(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
+    return this.rpc.longCall(ProviderRpc.update, { principal, ref: p.ref, body }, rid);
   }
 
   @Delete(':ref')

@@ -9,7 +9,7 @@ import {
   SystemProviderQuery,
   UpdateProviderCommand,
 } from '@bastion/contracts';
-import { Handles } from '@bastion/messaging';
+import { answerLongCall, Handles } from '@bastion/messaging';
 import { ProviderService } from './provider.service';
 
 @Controller()
@@ -28,7 +28,7 @@ export class ProviderController {
 
   @Handles(ProviderRpc.create)
   create(@Payload() cmd: CreateProviderCommand) {
-    return this.providers.create(cmd);
+    return answerLongCall(() => this.providers.create(cmd));
   }
 
   @Handles(ProviderRpc.list)
@@ -43,7 +43,7 @@ export class ProviderController {
 
   @Handles(ProviderRpc.update)
   update(@Payload() cmd: UpdateProviderCommand) {
-    return this.providers.update(cmd);
+    return answerLongCall(() => this.providers.update(cmd));
   }
 
   @Handles(ProviderRpc.delete)

@@ -20,10 +20,11 @@ export const ProviderRpc = {
     providers: SystemProviderView[];
   }>(),
   getSystem: declareRpc(ProviderSubjects.getSystem, ProviderRefCommand).returns<{ provider: SystemProviderView }>(),
-  create: declareRpc(ProviderSubjects.create, CreateProviderCommand).returns<{ id: string }>(),
+  // Long calls: with `test: true` they run the provider's test (a workflow may retry for a while) before saving.
+  create: declareLongCall(ProviderSubjects.create, CreateProviderCommand).returns<{ id: string }>(),
   list: declareRpc(ProviderSubjects.list, ListProvidersCommand).returns<Page<'providers', ProviderView>>(),
   get: declareRpc(ProviderSubjects.get, ProviderRefCommand).returns<{ provider: ProviderView }>(),
-  update: declareRpc(ProviderSubjects.update, UpdateProviderCommand).returns<{ provider: ProviderView }>(),
+  update: declareLongCall(ProviderSubjects.update, UpdateProviderCommand).returns<{ provider: ProviderView }>(),
   delete: declareRpc(ProviderSubjects.delete, ProviderRefCommand).returns<Record<string, never>>(),
   /** A long call: a provider's workflow may retry with backoff for longer than RPC_TIMEOUT_MS. */
   test: declareLongCall(ProviderSubjects.test, TestProviderCommand).returns<ProviderTestResult>(),

@@ -3,7 +3,8 @@ import { Observable } from 'rxjs';
 
 /**
  * Answers a long call (`declareLongCall`): a ping at once and every `pingMs` while `work` runs,
- * then its reply (or its error). Unsubscribing (the caller went away) stops the pings.
+ * then its reply (or its error). A caller that gives up is not signalled: the work runs to its end
+ * (a model call is still recorded), and the pings stop when it settles.
  */
 export function answerLongCall<R>(work: () => Promise<R>, pingMs = LONG_CALL_PING_MS): Observable<LongCallFrame<R>> {
   return new Observable<LongCallFrame<R>>((subscriber) => {

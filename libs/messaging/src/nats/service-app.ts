@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { memoizeValidationMetadata } from '@bastion/platform';
-import { PinoNestLogger, type PlatformMetrics } from '@bastion/observability';
+import { flushLogsSync, PinoNestLogger, type PlatformMetrics } from '@bastion/observability';
 import { processState } from './connection-state';
 import { loginOptions, type NatsLogin } from './nats-connection';
 import { RequestContextInterceptor } from './request-context.interceptor';
@@ -105,6 +105,8 @@ export function stopOnSignals(close: () => Promise<void>, logger: Logger, graceM
         // ends the usual way for the signal.
         process.removeListener('SIGTERM', onTerm);
         process.removeListener('SIGINT', onInt);
+        // A process ended by a signal runs no exit hooks: the last log lines are written here.
+        flushLogsSync();
         process.kill(process.pid, signal);
       },
       (err: unknown) => {

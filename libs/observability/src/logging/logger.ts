@@ -24,13 +24,28 @@ export const REDACT_PATHS = [
 /**
  * Stdout, written in batches: a line waits until 4 KB are buffered or 500 ms have passed, and an
  * error flushes at once. One write per request line cost the gateway and each service as much CPU
- * as answering the request's socket. pino flushes what is buffered when the process exits; a
- * SIGKILL loses at most the last 500 ms of lines.
+ * as answering the request's socket. `flushLogsSync` writes what is buffered before a graceful stop
+ * raises its signal again, and pino does it on `process.exit`; a SIGKILL loses at most the last
+ * 500 ms of lines.
  */
 function bufferedStdout(): pino.DestinationStream & { flush(): void } {
   const out = pino.destination({ dest: 1, minLength: 4096, sync: false });
   setInterval(() => out.flush(), 500).unref();
+  buffered.add(out);
   return out;
+}
+
+const buffered = new Set<{ flushSync(): void }>();
+
+/** Writes every buffered log line now, synchronously: the last thing before a process ends itself. */
+export function flushLogsSync(): void {
+  for (const out of buffered) {
+    try {
+      out.flushSync();
+    } catch {
+      // A write still in flight finishes on its own; nothing more can be done synchronously.
+    }
+  }
 }
 
 export function createLogger(

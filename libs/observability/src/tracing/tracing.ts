@@ -6,6 +6,7 @@ import { defaultResource, detectResources, envDetector, resourceFromAttributes }
 import { BatchSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { requestContext } from '../logging/request-context';
+import { flushLogsSync } from '../logging/logger';
 
 /** Flushes pending spans and unregisters tracing; safe to call more than once. */
 export type StopTracing = () => Promise<void>;
@@ -83,6 +84,7 @@ function flushOnSignals(stop: StopTracing): () => void {
       .catch(() => undefined)
       .finally(() => {
         clearInterval(keepAlive);
+        flushLogsSync();
         process.kill(process.pid, signal);
       });
   };

@@ -73,7 +73,10 @@ export class SecretBox {
     }
   }
 
-  /** The id of the key that sealed an envelope: tells a re-encryption job what still needs it. */
+  /**
+   * The id of the key that sealed an envelope (its second dot-separated part): which key a stored
+   * secret still needs, before that key is dropped from the spec.
+   */
   static keyIdOf(envelope: string): string | undefined {
     return envelope.split('.')[1];
   }
