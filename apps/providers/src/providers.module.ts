@@ -24,7 +24,10 @@ import { ProviderRepository } from './providers/provider.repository';
 import { ProviderService } from './providers/provider.service';
 import { OUTBOUND_TRANSPORT, ProviderTesterService, REQUEST_SIGNERS } from './providers/provider-tester.service';
 
-/** Provider changes, for the message proxy's cache (see DESIGN.md: events that must not be lost). */
+/**
+ * Provider changes: the message proxy hears them to drop its cached provider. Each is published
+ * with the stream's acknowledgement and kept in the stream for 7 days.
+ */
 export const PROVIDERS_STREAM_SPEC = { name: PROVIDERS_STREAM, subjects: [ProviderEvents.changed] };
 
 const OUTBOUND_CLIENT = Symbol('OUTBOUND_CLIENT');

@@ -29,7 +29,10 @@ import { TokenController } from './tokens/token.controller';
 import { TokenRepository } from './tokens/token.repository';
 import { TokenService } from './tokens/token.service';
 
-/** The stream of token changes (see DESIGN.md: events that must not be lost). */
+/**
+ * The stream of token changes: each is published with the stream's acknowledgement and kept for
+ * 7 days; every tokens replica follows it to keep its admission view current (TokenViewSync).
+ */
 export const TOKENS_STREAM_SPEC = {
   name: TOKENS_STREAM,
   subjects: [TokenEvents.created, TokenEvents.replaced, TokenEvents.deleted, TokenEvents.stateChanged],

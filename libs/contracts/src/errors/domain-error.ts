@@ -13,7 +13,7 @@ export interface RpcErrorPayload {
   code: ErrorCode;
   message: string;
   details: FieldViolation[];
-  /** Seconds, for RESOURCE_EXHAUSTED. */
+  /** Seconds to wait before retrying (RESOURCE_EXHAUSTED, UNAVAILABLE); the gateway sends it as `Retry-After`. */
   retryAfter?: number;
   /** API-specific extras a renderer may show (e.g. `cai_error` of a guardrail block). */
   meta?: Record<string, unknown>;

@@ -1,8 +1,9 @@
 /**
  * One declaration per NATS subject: the subject, the class its payload is validated against, and
- * (as types only) what it answers. The typed client (`NatsRpcClient.call`/`stream`), the handler
- * decorator (`@Handles`) and the event publisher take these declarations, so a payload or reply
- * that does not match its subject fails to compile on either side.
+ * (as types only) what it answers. The typed client (`NatsRpcClient.call`/`stream`/`longCall`),
+ * the handler decorator (`@Handles`), the event publisher and `consumes(...)` for `DurableConsumer`
+ * take these declarations, so a payload or reply that does not match its subject fails to compile
+ * on either side.
  */
 
 /** A payload class (validated on receipt by the service's ValidationPipe). */

@@ -1,6 +1,6 @@
 import type { TokenState, TokenType } from './token.enums';
 
-/** Response shapes of the token API, field for field as `f5xc-token-openapi.json` names them. */
+/** Response shapes of the token API, field for field as F5 XC's public token API (`ves.io.schema.token`) names them. */
 
 export interface ObjectGetMeta {
   name: string;

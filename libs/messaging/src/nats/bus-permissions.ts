@@ -27,7 +27,9 @@ import { EVENT_PAYLOAD_BUCKET } from '../jetstream/event-publisher';
  * Who may say what on the bus. Each process connects to NATS as its own user, and nats-server
  * enforces these permissions (rendered by `natsServerAuthorization`): the gateway alone calls the
  * services' requests, the message proxy alone asks for decrypted provider runtimes, each service
- * publishes only its own events and reads only the streams it needs.
+ * publishes only its own events and reads only the streams it needs. Only a service that answers a
+ * stream or a long call may publish frames to its caller's frames inbox: the message proxy, and
+ * providers (the connection test is a long call).
  */
 export const BUS_USERS = ['gateway', 'tokens', 'providers', 'projects', 'prompts', 'message-proxy'] as const;
 export type BusUser = (typeof BUS_USERS)[number];

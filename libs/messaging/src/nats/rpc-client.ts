@@ -25,10 +25,11 @@ interface NestReply<T> {
 }
 
 /**
- * Request-reply to a Nest NATS microservice over the connection's shared reply inbox. Speaks Nest's
- * packet format (`{pattern, data, id}` in, `{err | response}` back) and turns transport failures
- * into the platform's error codes: nobody listening is UNAVAILABLE, no answer in time is
- * DEADLINE_EXCEEDED.
+ * Requests to a Nest NATS microservice. `call` waits for one reply on the connection's shared reply
+ * inbox; `stream` and `longCall` get an inbox of their own per call under `<inbox prefix>.frames`,
+ * where the answering service may publish. Speaks Nest's packet format (`{pattern, data, id}` in,
+ * `{err | response}` back) and turns transport failures into the platform's error codes: nobody
+ * listening is UNAVAILABLE, no answer in time is DEADLINE_EXCEEDED.
  */
 export class NatsRpcClient {
   constructor(

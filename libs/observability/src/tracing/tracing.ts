@@ -19,8 +19,9 @@ const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
  * exporter reads the standard `OTEL_EXPORTER_OTLP_*` variables; `OTEL_SERVICE_NAME` and
  * `OTEL_RESOURCE_ATTRIBUTES` apply too) and W3C `traceparent` carries the trace across processes.
  * When neither is set nothing is registered: the API's no-op tracer makes every span free. Call it
- * first thing in a main. Pending spans are flushed on SIGTERM/SIGINT once Nest's own shutdown hooks
- * are done, or by calling the returned function.
+ * first thing in a main. Pending spans are flushed on SIGTERM/SIGINT once `stopOnSignals`
+ * (libs/messaging) has closed the app and raised the signal again, or by calling the returned
+ * function.
  */
 export function initTracing(service: string): StopTracing {
   if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && !process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
@@ -68,10 +69,11 @@ export function currentContext(): Context {
 }
 
 /**
- * Nest's shutdown hooks close the app on the signal, then raise it again once done. This listener
- * lets that happen first: while Nest still listens it only keeps the process alive (an empty event
- * loop would exit before the second signal arrives). Then it flushes and raises the signal itself,
- * so spans ended while draining are exported and the process still ends the usual way.
+ * `stopOnSignals` (libs/messaging) closes the app on the signal, then raises it again once done.
+ * This listener lets that happen first: while that listener is still there it only keeps the
+ * process alive (an empty event loop would exit before the second signal arrives). Then it flushes
+ * and raises the signal itself, so spans ended while draining are exported and the process still
+ * ends the usual way.
  */
 function flushOnSignals(stop: StopTracing): () => void {
   let keepAlive: NodeJS.Timeout | undefined;
