@@ -671,7 +671,7 @@ export const HTTP_BODY_SCHEMAS: Record<string, object> = {
       "disable"
     ],
     "additionalProperties": false,
-    "description": "Response shapes of the token API, field for field as `f5xc-token-openapi.json` names them."
+    "description": "Response shapes of the token API, field for field as F5 XC's public token API (`ves.io.schema.token`) names them."
   },
   "ObjectMeta": {
     "type": "object",
