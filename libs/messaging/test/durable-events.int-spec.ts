@@ -1,13 +1,18 @@
 import { testNatsLogin } from '@bastion/testing';
 import type { EventContract } from '@bastion/contracts';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ErrorCode } from '@bastion/contracts';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { IsOptional, IsString } from 'class-validator';
 import pino from 'pino';
 import { DurableConsumer } from '../src/jetstream/durable-consumer';
-import { ensureStream, EventPublisher } from '../src/jetstream/event-publisher';
+import {
+  ensureStream,
+  EventPublisher,
+  PAYLOAD_ENCODING_HEADER,
+  PAYLOAD_OBJECT_HEADER,
+} from '../src/jetstream/event-publisher';
 import { connectNats } from '../src/nats/nats-connection';
 
 class Rec {
@@ -79,9 +84,10 @@ describe('durable events (JetStream)', () => {
     expect(batches.length).toBeLessThanOrEqual(6);
   });
 
-  it('stores a record larger than max_payload through the object store', async () => {
+  it('stores a record larger than max_payload, even compressed, through the object store', async () => {
     const events = new EventPublisher(nc);
-    const big = 'x'.repeat((nc.info?.max_payload ?? 1_048_576) + 100_000);
+    // Random text: gzip leaves it about as large as it was.
+    const big = randomBytes(Math.ceil(((nc.info?.max_payload ?? 1_048_576) * 1.5 * 3) / 4)).toString('base64');
     const id = randomUUID();
     await events.publishDurably(eventOn(subject), { id, big }, id, 5000);
     const got: Rec[] = [];
@@ -97,6 +103,32 @@ describe('durable events (JetStream)', () => {
     await consumer.stop();
     expect(got[0].id).toBe(id);
     expect(got[0].big).toHaveLength(big.length);
+  });
+
+  it('compresses a large record, which then stays inline instead of going to the object store', async () => {
+    const events = new EventPublisher(nc);
+    // A recorded stream: the same framing again and again, twice max_payload in all.
+    const frame =
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"sixteen chars.. "}}\n\n';
+    const big = frame.repeat(Math.ceil((2 * (nc.info?.max_payload ?? 1_048_576)) / frame.length));
+    const id = randomUUID();
+    await events.publishDurably(eventOn(subject), { id, big }, id, 5000);
+    const stored = await (await jetstreamManager(nc)).streams.getMessage(stream, { last_by_subj: subject });
+    expect(stored!.header.get(PAYLOAD_ENCODING_HEADER)).toBe('gzip');
+    expect(stored!.header.get(PAYLOAD_OBJECT_HEADER)).toBe('');
+    expect(stored!.data.length).toBeLessThan(big.length / 10);
+    const got: Rec[] = [];
+    const consumer = await DurableConsumer.start(nc, {
+      stream,
+      durable: 'store',
+      subjects: [subject],
+      payload: Rec,
+      logger,
+      handler: async (e) => void got.push(e),
+    });
+    await until(() => got.length === 1, 5000);
+    await consumer.stop();
+    expect(got[0]).toEqual({ id, big });
   });
 
   it('delivers again within seconds what a crashed consumer had not acknowledged', async () => {

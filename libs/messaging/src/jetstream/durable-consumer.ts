@@ -7,6 +7,8 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Logger } from 'pino';
@@ -14,7 +16,7 @@ import type { ObjectStore } from '@nats-io/obj';
 import { OutageLog, REQUEST_ID_HEADER, requestContext } from '@bastion/observability';
 import { isDatabaseUnavailable } from '@bastion/persistence';
 import { reconnectDelay } from '../nats/connection-state';
-import { openPayloadStore, PAYLOAD_OBJECT_HEADER } from './event-publisher';
+import { openPayloadStore, PAYLOAD_ENCODING_HEADER, PAYLOAD_OBJECT_HEADER } from './event-publisher';
 
 export interface EventMeta {
   subject: string;
@@ -213,7 +215,14 @@ export class DurableConsumer<T extends object> {
     const { payload, logger } = this.options;
     try {
       const ref = m.headers?.get(PAYLOAD_OBJECT_HEADER);
-      const raw = ref ? await this.fetchPayload(ref) : m.json<object>();
+      const gzipped = m.headers?.get(PAYLOAD_ENCODING_HEADER) === 'gzip';
+      let raw: object;
+      if (!ref && !gzipped) raw = m.json<object>();
+      else {
+        const stored = ref ? await this.fetchPayload(ref) : m.data;
+        const bytes = gzipped ? await gunzipAsync(stored, { maxOutputLength: MAX_PAYLOAD_BYTES }) : stored;
+        raw = JSON.parse(new TextDecoder().decode(bytes)) as object;
+      }
       if (this.options.check) {
         const broken = this.options.check(raw);
         if (broken !== undefined) throw new Error(`invalid payload: ${broken}`);
@@ -237,7 +246,7 @@ export class DurableConsumer<T extends object> {
     }
   }
 
-  private async fetchPayload(ref: string): Promise<object> {
+  private async fetchPayload(ref: string): Promise<Uint8Array> {
     const name = ref.slice(ref.indexOf('/') + 1);
     let data: Uint8Array | null;
     try {
@@ -248,7 +257,7 @@ export class DurableConsumer<T extends object> {
       throw new PayloadUnavailable(err instanceof Error ? err.message : String(err));
     }
     if (!data) throw new Error(`payload object ${ref} is missing`);
-    return JSON.parse(new TextDecoder().decode(data)) as object;
+    return data;
   }
 
   /** Stops pulling; unacknowledged events stay on the server for the next start. */
@@ -260,6 +269,10 @@ export class DurableConsumer<T extends object> {
 }
 
 class PayloadUnavailable extends Error {}
+
+/** The largest payload a compressed event may expand to (bytes); past it the event is malformed. */
+const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+const gunzipAsync = promisify(gunzip);
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { constants as zlibConstants, gzip } from 'node:zlib';
 import { DomainError, ErrorCode } from '@bastion/contracts';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { EventContract } from '@bastion/contracts';
@@ -101,7 +103,9 @@ export class EventPublisher {
    * (the event id makes the stream store it once) through a NATS outage for up to `budgetMs`, then
    * throws UNAVAILABLE. An event larger than what the server takes in one message goes to the
    * object store bucket `EVENT_PAYLOAD_BUCKET` under its id, and the stream gets a reference that
-   * `DurableConsumer` resolves.
+   * `DurableConsumer` resolves. A payload over COMPRESS_FROM_BYTES is gzipped first (header
+   * PAYLOAD_ENCODING_HEADER): a recorded stream is mostly repeated event framing, so it shrinks
+   * several times and usually stays inline, where the object store would hash and chunk it.
    */
   async publishDurably<P extends object>(
     event: EventContract<P>,
@@ -114,7 +118,11 @@ export class EventPublisher {
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
-    const data = new TextEncoder().encode(JSON.stringify(payload));
+    let data: Uint8Array = new TextEncoder().encode(JSON.stringify(payload));
+    if (data.length > COMPRESS_FROM_BYTES) {
+      data = await gzipAsync(data, { level: zlibConstants.Z_BEST_SPEED });
+      h.set(PAYLOAD_ENCODING_HEADER, 'gzip');
+    }
     const large = data.length > maxEventBytes(this.nc);
     let lastError: unknown;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -154,6 +162,12 @@ export class EventPublisher {
 export const EVENT_PAYLOAD_BUCKET = 'event-payloads';
 /** Header of an event whose payload lives in the object store: `<bucket>/<name>`. */
 export const PAYLOAD_OBJECT_HEADER = 'Bastion-Payload-Object';
+/** Header of an event whose payload (inline or in the object store) is compressed: `gzip`. */
+export const PAYLOAD_ENCODING_HEADER = 'Bastion-Payload-Encoding';
+/** Payloads larger than this are gzipped before they are published (bytes of JSON). */
+export const COMPRESS_FROM_BYTES = 64 * 1024;
+
+const gzipAsync = promisify(gzip);
 
 export function openPayloadStore(nc: NatsConnection): Promise<ObjectStore> {
   return new Objm(nc).create(EVENT_PAYLOAD_BUCKET, { ttl: 7 * 24 * 3600 * 1_000_000_000 });
