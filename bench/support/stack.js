@@ -173,7 +173,7 @@ async function startOurs(extraEnv = {}) {
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
     const profile = cfg.profile.includes(app) ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`] : [];
-    start(app, 'ours', [process.execPath, ...profile, main], env);
+    start(app, 'ours', [process.execPath, ...profile, ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), main], env);
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);

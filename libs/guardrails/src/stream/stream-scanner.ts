@@ -178,6 +178,8 @@ class GuardedStream implements StreamScanner {
   private received = 0;
   private idle: StreamStep = { safeUpTo: 0, findings: NO_FINDINGS };
   private lastHigh = false;
+  /** Where the last search for a match in progress found the first (see LiveStarts.earliest). */
+  private searchedLive = 0;
   /** Chunks pushed but not yet canonicalized, and their length. */
   private waiting: string[] = [];
   private waitingLength = 0;
@@ -296,7 +298,12 @@ class GuardedStream implements StreamScanner {
     this.lastScanEnd = end;
     const findings: StreamFinding[] = [];
     // Starts at or before `finalBefore` can no longer begin a different match.
-    const liveFrom = final ? Infinity : this.live.earliest(this.buffer, this.bufStart, end);
+    let liveFrom = Infinity;
+    if (!final) {
+      const starts = this.live.earliest(this.buffer, this.bufStart, end, this.searchedLive);
+      liveFrom = starts.live;
+      this.searchedLive = starts.searched;
+    }
     const finalBefore = final ? Infinity : Math.min(liveFrom, end - this.context) - 1;
     let held = Infinity;
     const winStart = Math.max(this.bufStart, this.minResume() - this.context);
