@@ -57,8 +57,8 @@ export class ProxyConfig extends PlatformConfig {
 
   /**
    * Nice value of every scan worker's thread but the first (Linux): their scanning yields the CPU
-   * to answering requests. A tenant whose scans took over 20 ms lately scans only on those; the
-   * first worker, at the process's priority, is kept for tenants whose scans are quick.
+   * to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
+   * on those; the first worker, at the process's priority, is kept for tenants whose scans are quick.
    */
   @IsInt()
   @Min(0)

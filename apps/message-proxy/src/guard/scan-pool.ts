@@ -21,7 +21,10 @@ export interface ScanPoolOptions {
    * scans are quick, so a tenant with costly scans cannot slow another's down to its priority.
    */
   nice: number;
-  /** A scan over this (ms) makes its tenant's scans run on the lower-priority workers for `heavyForMs`. */
+  /**
+   * A scan that cost its worker's thread more CPU than this (ms; its time where Node cannot tell)
+   * makes its tenant's scans run on the lower-priority workers for `heavyForMs`. Default 50, 60 s.
+   */
   heavyMs?: number;
   heavyForMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
@@ -96,10 +99,11 @@ export class ScanPool {
   private spawn(prompt: boolean): Slot {
     const worker = new Worker(this.script, { workerData: { nice: prompt ? 0 : this.options.nice } });
     const slot: Slot = { worker, id: -1, prompt };
-    worker.on('message', (msg: { id: number; result?: ScanJobResult; error?: string }) => {
+    worker.on('message', (msg: { id: number; result?: ScanJobResult; cpuMs?: number; error?: string }) => {
       const task = slot.task;
       if (!task || msg.id !== slot.id) return;
-      if (msg.result && msg.result.spentMs > (this.options.heavyMs ?? 20)) this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+      const cost = msg.cpuMs ?? msg.result?.spentMs ?? 0;
+      if (cost > (this.options.heavyMs ?? 50)) this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
       this.free(slot);
       if (msg.result) task.resolve(msg.result);
       else task.reject(new Error(`scan worker: ${msg.error}`));
