@@ -49,7 +49,7 @@ export class ProxyConfig extends PlatformConfig {
   @Max(64)
   SCAN_WORKERS_PER_TENANT = Math.max(1, Math.max(2, availableParallelism()) - 1);
 
-  /** Scans one tenant may have waiting for a worker; past it a request is refused (429) rather than queued. */
+  /** Scans a tenant with costly scans may have waiting for a worker; past it a request is refused (429) rather than queued. */
   @IsInt()
   @Min(1)
   @Max(10_000)

@@ -58,8 +58,11 @@ describe('ScanPool', () => {
     await expect(pool.run('t', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
   });
 
-  it('refuses a scan past the tenant\'s waiting cap, and only that tenant\'s', async () => {
-    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 2, nice: 0, script: join(dir, 'stand-in.js') });
+  it('refuses a costly tenant\'s scan past its waiting cap, and only that tenant\'s', async () => {
+    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 2, nice: 0, heavyMs: 20, script: join(dir, 'stand-in.js') });
+    // Quick scans are never refused, however many wait.
+    await Promise.all(Array.from({ length: 6 }, () => pool.run('noisy', job('1'))));
+    await pool.run('noisy', job('30'));
     const running = pool.run('noisy', job('100'));
     const waiting = [pool.run('noisy', job('1')), pool.run('noisy', job('1'))];
     await expect(pool.run('noisy', job('1'))).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', retryAfter: 1 });

@@ -13,7 +13,10 @@ export interface ScanPoolOptions {
   workers: number;
   /** Workers one tenant may hold at once; the rest stay free for other tenants. */
   perTenant: number;
-  /** Scans one tenant may have waiting; past it a scan is refused (RESOURCE_EXHAUSTED) rather than queued. */
+  /**
+   * Scans a costly tenant (see `heavyMs`) may have waiting; past it a scan is refused
+   * (RESOURCE_EXHAUSTED) rather than queued. Quick scans drain at once and are never refused.
+   */
   maxWaiting: number;
   /**
    * Nice value (0 to 19) of every worker's thread but the first: their scanning yields the CPU to
@@ -51,7 +54,7 @@ interface Slot {
  * large text take up to its scan budget) then holds up neither the proxy's event loop, which goes
  * on answering other requests, nor other tenants' scans: jobs wait per tenant and take turns
  * (FairQueue), and one tenant holds at most `perTenant` workers, so with two or more workers one is
- * always left for others; a tenant with `maxWaiting` scans waiting has the next refused. Workers
+ * always left for others; a costly tenant with `maxWaiting` scans waiting has the next refused. Workers
  * but the first run at a lower CPU priority, and a tenant whose scans were costly lately runs only
  * there: its scanning then takes the CPU that answering requests leaves. A worker that dies fails its job (which fails closed) and is replaced.
  */
@@ -81,7 +84,7 @@ export class ScanPool {
 
   run(tenant: string, job: ScanJob): Promise<ScanJobResult> {
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
-    if (this.queue.count(tenant) >= this.options.maxWaiting) {
+    if (this.heavy(tenant) && this.queue.count(tenant) >= this.options.maxWaiting) {
       return Promise.reject(new DomainError(ErrorCode.RESOURCE_EXHAUSTED, `${this.options.maxWaiting} scans of this tenant are already waiting; retry shortly`, [], 1));
     }
     return new Promise((resolve, reject) => {

@@ -215,7 +215,7 @@ class GuardedStream implements StreamScanner {
 
   get untilScan(): number {
     if (this.done || this.rules.length === 0) return 0;
-    return Math.max(0, this.due() - this.waitingLength - 1);
+    return Math.max(0, this.due() - (this.canon.length - this.lastScanEnd) - this.waitingLength - 1);
   }
 
   /** Characters after the last scan that make the next one due. */
@@ -237,9 +237,10 @@ class GuardedStream implements StreamScanner {
     this.waiting.push(chunk);
     this.waitingLength += chunk.length;
     const due = this.due();
-    // Until `due` characters have come, nothing can be due in canonical characters either (but
-    // for rare expanding forms such as ligatures, which then wait a little longer: held, not lost).
-    if (this.waitingLength < due) return this.unchanged();
+    // Until `due` characters have come (canonical ones since the last scan, and those waiting),
+    // nothing can be due in canonical characters either (but for rare expanding forms such as
+    // ligatures, which then wait a little longer: held, not lost).
+    if (this.canon.length - this.lastScanEnd + this.waitingLength < due) return this.unchanged();
     this.canonicalizeWaiting();
     if (this.canon.length - this.lastScanEnd < due) return this.unchanged();
     return this.step(false);
