@@ -66,6 +66,25 @@ async function openLoop(agent, target, body, rps, seconds) {
   };
 }
 
+/**
+ * The proxy's event-loop delay since the last call, in ms (max and p99), from its /metrics:
+ * prom-client's histogram is reset at each scrape, so a call before a phase starts it afresh.
+ */
+async function loopDelay(url) {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const gauge = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1]) * 1000;
+    return { max: gauge('nodejs_eventloop_lag_max_seconds'), p99: gauge('nodejs_eventloop_lag_p99_seconds') };
+  } catch {
+    return { max: NaN, p99: NaN };
+  }
+}
+
+/** The event-loop delay of the apps B's requests go through (gateway, message proxy), since the last call. */
+async function loopDelays(ours) {
+  return { gateway: await loopDelay(ours.ops.gateway), proxy: await loopDelay(ours.ops['message-proxy']) };
+}
+
 /** Latency figures of several open-loop runs pooled, and each run's p99. */
 function pooled(runs) {
   const ms = runs.flatMap((r) => r.ms).sort((a, b) => a - b);
@@ -175,17 +194,23 @@ async function noisyNeighbour({
     // Rounds of B alone, then B while A runs; after each, A's backlog drains before B runs alone again.
     const aloneRuns = [];
     const togetherRuns = [];
+    const aloneLoop = [];
+    const togetherLoop = [];
     const answeredA = { answered: 0, seconds: 0, statuses: {} };
     let cpuAlone;
     let cpuTogether;
     for (let round = 0; round < cfg.rounds; round++) {
       const before = await snapshot(ours.admin, ours.dbName);
+      await loopDelays(ours);
       aloneRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      aloneLoop.push(await loopDelays(ours));
       cpuAlone ??= cpuBetween(before, await snapshot(ours.admin, ours.dbName));
       const heavy = closedLoop(agentA, targetA, bodyA, cfg.connections);
       await new Promise((r) => setTimeout(r, 3000));
       const during = await snapshot(ours.admin, ours.dbName);
+      await loopDelays(ours);
       togetherRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
+      togetherLoop.push(await loopDelays(ours));
       cpuTogether ??= cpuBetween(during, await snapshot(ours.admin, ours.dbName));
       const a = await heavy.stop();
       answeredA.answered += a.answered;
@@ -219,6 +244,12 @@ async function noisyNeighbour({
           .map((x) => f(x, 0))
           .join(' ')
           .padEnd(22)} ${r.loads.map((x) => f(x)).join(' ')}`,
+      );
+    }
+    const delays = (xs, app) => xs.map((d) => `${f(d[app].max, 0)}/${f(d[app].p99, 0)}`).join(' ');
+    for (const app of ['gateway', 'proxy']) {
+      log(
+        `${app} event-loop delay per round, max/p99 ms: B alone ${delays(aloneLoop, app)}; B while A runs ${delays(togetherLoop, app)}`,
       );
     }
     log(

@@ -216,17 +216,28 @@ async function startOurs(extraEnv = {}) {
     NODE_ENV: 'development',
     ...extraEnv,
   };
+  // Each app's ops server on a known port: its /metrics has, among others, the event loop's delay.
+  const ops = {};
   for (const app of APPS) {
+    ops[app] = await freePort();
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
     const profile = cfg.profile.includes(app)
       ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`]
       : [];
-    start(app, 'ours', [process.execPath, ...profile, main], env);
+    const traceGc = process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [];
+    start(app, 'ours', [process.execPath, ...profile, ...traceGc, main], { ...env, HEALTH_PORT: String(ops[app]) });
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
-  return { url, dbName, admin, natsUrl: env.NATS_URL, snapshot: () => snapshot(admin, dbName) };
+  return {
+    url,
+    dbName,
+    admin,
+    natsUrl: env.NATS_URL,
+    ops: Object.fromEntries(Object.entries(ops).map(([app, port]) => [app, `http://127.0.0.1:${port}`])),
+    snapshot: () => snapshot(admin, dbName),
+  };
 }
 
 let database; // { admin, dbName } once created, so a failed start is cleaned up too

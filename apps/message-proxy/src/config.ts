@@ -49,7 +49,7 @@ export class ProxyConfig extends PlatformConfig {
   @Max(64)
   SCAN_WORKERS_PER_TENANT = Math.max(1, Math.max(2, availableParallelism()) - 1);
 
-  /** Scans one tenant may have waiting for a worker; past it a request is refused (429) rather than queued. */
+  /** Scans a tenant with costly scans may have waiting for a worker; past it a request is refused (429) rather than queued. */
   @IsInt()
   @Min(1)
   @Max(10_000)
@@ -57,8 +57,8 @@ export class ProxyConfig extends PlatformConfig {
 
   /**
    * Nice value of every scan worker's thread but the first (Linux): their scanning yields the CPU
-   * to answering requests. A tenant whose scans took over 20 ms lately scans only on those; the
-   * first worker, at the process's priority, is kept for tenants whose scans are quick.
+   * to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
+   * on those; the first worker, at the process's priority, is kept for tenants whose scans are quick.
    */
   @IsInt()
   @Min(0)

@@ -6,16 +6,21 @@ import { ScanPool } from './scan-pool';
 
 // The pool is what is tested here, so its workers run a stand-in script (plain JavaScript, which a
 // worker can load from these TypeScript sources): a job's text says how long it keeps its thread
-// busy, or that the worker dies. runScanJob, what the real worker runs, is tested with DirectionGuard.
+// busy ("30"), or sleeps without using the CPU ("sleep:80"), or that the worker dies. runScanJob,
+// what the real worker runs, is tested with DirectionGuard.
 const STAND_IN = `
 const { parentPort, workerData } = require('node:worker_threads');
 const os = require('node:os');
 if (workerData.nice > 0) os.setPriority(0, workerData.nice);
+const cpu = () => { const u = process.threadCpuUsage(); return (u.user + u.system) / 1000; };
 parentPort.on('message', ({ id, job }) => {
   if (job.text === 'die') process.exit(3);
-  const until = Date.now() + Number(job.text);
+  const before = cpu();
+  const [, sleep, busy] = /^(?:sleep:(\\d+)|(\\d+))$/.exec(job.text);
+  if (sleep) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(sleep));
+  const until = Date.now() + Number(busy ?? 0);
   while (Date.now() < until);
-  parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(job.text), nice: os.getPriority(0) } });
+  parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(sleep ?? busy), nice: os.getPriority(0) }, cpuMs: cpu() - before });
 });
 `;
 
@@ -55,8 +60,18 @@ describe('ScanPool', () => {
     await expect(pool.run('t', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
   });
 
-  it("refuses a scan past the tenant's waiting cap, and only that tenant's", async () => {
-    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 2, nice: 0, script: join(dir, 'stand-in.js') });
+  it("refuses a costly tenant's scan past its waiting cap, and only that tenant's", async () => {
+    pool = new ScanPool({
+      workers: 1,
+      perTenant: 1,
+      maxWaiting: 2,
+      nice: 0,
+      heavyMs: 20,
+      script: join(dir, 'stand-in.js'),
+    });
+    // Quick scans are never refused, however many wait.
+    await Promise.all(Array.from({ length: 6 }, () => pool.run('noisy', job('1'))));
+    await pool.run('noisy', job('30'));
     const running = pool.run('noisy', job('100'));
     const waiting = [pool.run('noisy', job('1')), pool.run('noisy', job('1'))];
     await expect(pool.run('noisy', job('1'))).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', retryAfter: 1 });
@@ -80,5 +95,8 @@ describe('ScanPool', () => {
     expect(await niceOf('noisy', '1')).toBe(10);
     expect(await niceOf('noisy', '1')).toBe(10);
     expect(await niceOf('quiet', '1')).toBe(0);
+    // A scan that took long without costing CPU (a busy machine) does not mark its tenant.
+    expect(await niceOf('waits', 'sleep:80')).toBe(0);
+    expect(await niceOf('waits', '1')).toBe(0);
   });
 });

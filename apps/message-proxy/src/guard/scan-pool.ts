@@ -13,7 +13,10 @@ export interface ScanPoolOptions {
   workers: number;
   /** Workers one tenant may hold at once; the rest stay free for other tenants. */
   perTenant: number;
-  /** Scans one tenant may have waiting; past it a scan is refused (RESOURCE_EXHAUSTED) rather than queued. */
+  /**
+   * Scans a costly tenant (see `heavyMs`) may have waiting; past it a scan is refused
+   * (RESOURCE_EXHAUSTED) rather than queued. Quick scans drain at once and are never refused.
+   */
   maxWaiting: number;
   /**
    * Nice value (0 to 19) of every worker's thread but the first: their scanning yields the CPU to
@@ -21,7 +24,10 @@ export interface ScanPoolOptions {
    * scans are quick, so a tenant with costly scans cannot slow another's down to its priority.
    */
   nice: number;
-  /** A scan over this (ms) makes its tenant's scans run on the lower-priority workers for `heavyForMs`. */
+  /**
+   * A scan that cost its worker's thread more CPU than this (ms; its time where Node cannot tell)
+   * makes its tenant's scans run on the lower-priority workers for `heavyForMs`. Default 50, 60 s.
+   */
   heavyMs?: number;
   heavyForMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
@@ -48,7 +54,7 @@ interface Slot {
  * large text take up to its scan budget) then holds up neither the proxy's event loop, which goes
  * on answering other requests, nor other tenants' scans: jobs wait per tenant and take turns
  * (FairQueue), and one tenant holds at most `perTenant` workers, so with two or more workers one is
- * always left for others; a tenant with `maxWaiting` scans waiting has the next refused. Workers
+ * always left for others; a costly tenant with `maxWaiting` scans waiting has the next refused. Workers
  * but the first run at a lower CPU priority, and a tenant whose scans were costly lately runs only
  * there: its scanning then takes the CPU that answering requests leaves. A worker that dies fails its job (which fails closed) and is replaced.
  */
@@ -78,7 +84,7 @@ export class ScanPool {
 
   run(tenant: string, job: ScanJob): Promise<ScanJobResult> {
     if (this.closed) return Promise.reject(new Error('the scan pool is closed'));
-    if (this.queue.count(tenant) >= this.options.maxWaiting) {
+    if (this.heavy(tenant) && this.queue.count(tenant) >= this.options.maxWaiting) {
       return Promise.reject(
         new DomainError(
           ErrorCode.RESOURCE_EXHAUSTED,
@@ -103,10 +109,11 @@ export class ScanPool {
   private spawn(prompt: boolean): Slot {
     const worker = new Worker(this.script, { workerData: { nice: prompt ? 0 : this.options.nice } });
     const slot: Slot = { worker, id: -1, prompt };
-    worker.on('message', (msg: { id: number; result?: ScanJobResult; error?: string }) => {
+    worker.on('message', (msg: { id: number; result?: ScanJobResult; cpuMs?: number; error?: string }) => {
       const task = slot.task;
       if (!task || msg.id !== slot.id) return;
-      if (msg.result && msg.result.spentMs > (this.options.heavyMs ?? 20))
+      const cost = msg.cpuMs ?? msg.result?.spentMs ?? 0;
+      if (cost > (this.options.heavyMs ?? 50))
         this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
       this.free(slot);
       if (msg.result) task.resolve(msg.result);

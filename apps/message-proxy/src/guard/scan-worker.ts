@@ -18,10 +18,23 @@ if (nice > 0) {
   }
 }
 
+/** CPU time of this thread (ms), where Node can tell (`process.threadCpuUsage`, Node 23.9 on). */
+function threadCpuMs(): number | undefined {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : undefined;
+}
+
 parentPort?.on('message', ({ id, job }: { id: number; job: ScanJob }) => {
   try {
+    const before = threadCpuMs();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), new ScanBudget(job.limitMs, job.spentMs));
-    parentPort?.postMessage({ id, result });
+    const after = threadCpuMs();
+    // What the job cost this thread, not the time it took: on a busy machine a quick scan may wait.
+    parentPort?.postMessage({
+      id,
+      result,
+      cpuMs: before === undefined || after === undefined ? undefined : after - before,
+    });
   } catch (err) {
     parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
   }

@@ -81,15 +81,21 @@ export class LiveStarts {
   /**
    * Absolute offset of the earliest possible start of an unfinished match in `buffer` (which
    * starts at absolute `bufStart` and ends at `end`); `end` when none can be in progress.
+   *
+   * `since` is what `searched` said for the same text at an earlier step: a position that did
+   * not begin a possible match then cannot now (a text that is no beginning of a match does not
+   * become one by growing), so the search starts there, not `maxLength` back, and reads each
+   * character of a stream a bounded number of times.
    */
-  earliest(buffer: string, bufStart: number, end: number): number {
+  earliest(buffer: string, bufStart: number, end: number, since = 0): { live: number; searched: number } {
     let live = Math.max(bufStart, end - this.fallback);
-    if (!this.re) return live;
-    const from = Math.max(bufStart, end - this.maxLength);
+    if (!this.re) return { live, searched: end };
+    const from = Math.max(bufStart, end - this.maxLength, since);
     const tail = buffer.slice(from - bufStart);
     // `search` reports only the offset: an order of magnitude cheaper than `exec` in node-re2.
     const at = this.re.search(tail);
-    if (at >= 0) live = Math.min(live, from + at);
-    return live;
+    const found = at >= 0 ? from + at : end;
+    live = Math.min(live, found);
+    return { live, searched: found };
   }
 }

@@ -119,6 +119,18 @@ describe('createStreamScanner', () => {
     expect(stream.untilScan).toBe(0);
   });
 
+  it('scans as soon as minStep canonical characters have come, however small the pieces', () => {
+    const stream = createStreamScanner([compileScanner({ type: 'regex', pattern: 'top\\s+secret' })], { minStep: 32 });
+    let pushed = 0;
+    while (stream.scannedChars === 0) {
+      stream.push('abc ');
+      pushed += 4;
+    }
+    // The last character waits for what follows it (a combining mark would join it): 33 are needed.
+    expect(pushed).toBe(36);
+    expect(stream.safeUpTo).toBeGreaterThan(0);
+  });
+
   it('holds back nothing without scanners', () => {
     const stream = createStreamScanner([]);
     expect(stream.push('hello wor').safeUpTo).toBe(9);

@@ -178,6 +178,8 @@ class GuardedStream implements StreamScanner {
   private received = 0;
   private idle: StreamStep = { safeUpTo: 0, findings: NO_FINDINGS };
   private lastHigh = false;
+  /** Where the last search for a match in progress found the first (see LiveStarts.earliest). */
+  private searchedLive = 0;
   /** Chunks pushed but not yet canonicalized, and their length. */
   private waiting: string[] = [];
   private waitingLength = 0;
@@ -216,7 +218,7 @@ class GuardedStream implements StreamScanner {
 
   get untilScan(): number {
     if (this.done || this.rules.length === 0) return 0;
-    return Math.max(0, this.due() - this.waitingLength - 1);
+    return Math.max(0, this.due() - (this.canon.length - this.lastScanEnd) - this.waitingLength - 1);
   }
 
   /** Characters after the last scan that make the next one due. */
@@ -238,9 +240,10 @@ class GuardedStream implements StreamScanner {
     this.waiting.push(chunk);
     this.waitingLength += chunk.length;
     const due = this.due();
-    // Until `due` characters have come, nothing can be due in canonical characters either (but
-    // for rare expanding forms such as ligatures, which then wait a little longer: held, not lost).
-    if (this.waitingLength < due) return this.unchanged();
+    // Until `due` characters have come (canonical ones since the last scan, and those waiting),
+    // nothing can be due in canonical characters either (but for rare expanding forms such as
+    // ligatures, which then wait a little longer: held, not lost).
+    if (this.canon.length - this.lastScanEnd + this.waitingLength < due) return this.unchanged();
     this.canonicalizeWaiting();
     if (this.canon.length - this.lastScanEnd < due) return this.unchanged();
     return this.step(false);
@@ -305,7 +308,12 @@ class GuardedStream implements StreamScanner {
     this.lastScanEnd = end;
     const findings: StreamFinding[] = [];
     // Starts at or before `finalBefore` can no longer begin a different match.
-    const liveFrom = final ? Infinity : this.live.earliest(this.buffer, this.bufStart, end);
+    let liveFrom = Infinity;
+    if (!final) {
+      const starts = this.live.earliest(this.buffer, this.bufStart, end, this.searchedLive);
+      liveFrom = starts.live;
+      this.searchedLive = starts.searched;
+    }
     const finalBefore = final ? Infinity : Math.min(liveFrom, end - this.context) - 1;
     let held = Infinity;
     const winStart = Math.max(this.bufStart, this.minResume() - this.context);
