@@ -104,4 +104,31 @@ describe('NatsRpcClient (against the real NATS)', () => {
     });
     expect(Date.now() - started).toBeLessThan(2000);
   });
+
+  it('hands each of many concurrent long calls its own frames, over one subscription for them all', async () => {
+    const subscriptions = () =>
+      (nc as unknown as { protocol: { subscriptions: { size(): number } } }).protocol.subscriptions.size();
+    const s = subject();
+    longCallService(s, () => Promise.resolve('warm'), 50);
+    // A service that answers each call with its own payload after a random delay, pinging meanwhile.
+    const echo = subject();
+    nc.subscribe(echo, {
+      callback: (_e, m) => {
+        const n = m.json<{ data: { n: number } }>().data.n;
+        answerLongCall(() => new Promise((r) => setTimeout(() => r(n), Math.random() * 150)), 20).subscribe({
+          next: (frame) => m.respond(JSON.stringify({ response: frame, isDisposed: false })),
+          complete: () => m.respond(JSON.stringify({ isDisposed: true })),
+        });
+      },
+    });
+    await nc.flush();
+    const rpc = new NatsRpcClient(nc, 1000);
+    await rpc.longCall(untypedLongCall(s), {}, 'warm');
+    const before = subscriptions();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => rpc.longCall(untypedLongCall(echo), { n }, `r${n}`)),
+    );
+    expect(answers).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect(subscriptions()).toBe(before);
+  });
 });

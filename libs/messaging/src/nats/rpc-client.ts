@@ -7,17 +7,10 @@ import {
   type RpcContract,
   type StreamContract,
 } from '@bastion/contracts';
-import {
-  createInbox,
-  headers,
-  type Msg,
-  type NatsConnection,
-  RequestError,
-  TimeoutError,
-} from '@nats-io/transport-node';
+import { headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
-import { FRAMES_TOKEN } from './bus-permissions';
 import { processState } from './connection-state';
+import { FramesInbox } from './frames-inbox';
 
 interface NestReply<T> {
   err?: unknown;
@@ -26,17 +19,20 @@ interface NestReply<T> {
 
 /**
  * Requests to a Nest NATS microservice. `call` waits for one reply on the connection's shared reply
- * inbox; `stream` and `longCall` get an inbox of their own per call under `<inbox prefix>.frames`,
- * where the answering service may publish. Speaks Nest's packet format (`{pattern, data, id}` in,
+ * inbox; `stream` and `longCall` get a reply subject of their own per call under
+ * `<inbox prefix>.frames`, where the answering service may publish (one subscription, FramesInbox). Speaks Nest's packet format (`{pattern, data, id}` in,
  * `{err | response}` back) and turns transport failures into the platform's error codes: nobody
  * listening is UNAVAILABLE, no answer in time is DEADLINE_EXCEEDED.
  */
 export class NatsRpcClient {
+  private readonly framesInbox: FramesInbox;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs: number,
   ) {
     coalesceWrites(nc);
+    this.framesInbox = new FramesInbox(nc);
   }
 
   /** Sends `payload` on the contract's subject; the reply has the contract's reply type. */
@@ -109,24 +105,18 @@ export class NatsRpcClient {
   ): AsyncGenerator<T> {
     this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
-    // Frames come to their own corner of this connection's inbox, where the streaming service may publish.
-    const prefix = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
-    const inbox = createInbox(`${prefix}.${FRAMES_TOKEN}`);
-    const sub = this.nc.subscribe(inbox);
+    const call = this.framesInbox.open();
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
     this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), {
-      reply: inbox,
+      reply: call.subject,
       headers: h,
     });
-    const replies = sub[Symbol.asyncIterator]();
     let timeoutMs = this.timeoutMs;
     try {
       for (;;) {
-        const next = await withTimeout(replies.next(), timeoutMs, subject);
-        if (next.done) return;
-        const msg: Msg = next.value;
+        const msg: Msg = await withTimeout(call.frames.next(), timeoutMs, subject);
         if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers))
           throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
         const reply = msg.json<NestReply<T> & { isDisposed?: boolean }>();
@@ -141,7 +131,7 @@ export class NatsRpcClient {
       recordFailure(span, err);
       throw err;
     } finally {
-      sub.unsubscribe();
+      call.close();
       span.end();
     }
   }

@@ -1,0 +1,53 @@
+import { createInbox, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { FRAMES_TOKEN } from './bus-permissions';
+
+/** The frames of one call, in order, as they arrive. */
+export class FrameQueue {
+  private readonly waiting: Msg[] = [];
+  private taker?: (msg: Msg) => void;
+
+  push(msg: Msg): void {
+    const taker = this.taker;
+    this.taker = undefined;
+    if (taker) taker(msg);
+    else this.waiting.push(msg);
+  }
+
+  next(): Promise<Msg> {
+    const msg = this.waiting.shift();
+    return msg ? Promise.resolve(msg) : new Promise((resolve) => (this.taker = resolve));
+  }
+}
+
+/**
+ * One subscription per connection for the frames of every streamed or long call, at
+ * `<inbox prefix>.frames.<nuid>.<call>`, handed to each call by its last token. A subscription per
+ * call cost nats-server a subscribe and an unsubscribe (and its subject cache) for every request.
+ * The bus permissions let only the services that answer streams publish under `.frames.`.
+ */
+export class FramesInbox {
+  private sub?: Subscription;
+  private prefix = '';
+  private nextCall = 0;
+  private readonly calls = new Map<string, FrameQueue>();
+
+  constructor(private readonly nc: NatsConnection) {}
+
+  /** A reply subject for one call and the queue its frames arrive in; `close` when the call ends. */
+  open(): { subject: string; frames: FrameQueue; close(): void } {
+    if (!this.sub) {
+      const base = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
+      this.prefix = createInbox(`${base}.${FRAMES_TOKEN}`);
+      const start = this.prefix.length + 1;
+      this.sub = this.nc.subscribe(`${this.prefix}.*`, {
+        callback: (err, msg) => {
+          if (!err) this.calls.get(msg.subject.slice(start))?.push(msg);
+        },
+      });
+    }
+    const id = String(this.nextCall++);
+    const frames = new FrameQueue();
+    this.calls.set(id, frames);
+    return { subject: `${this.prefix}.${id}`, frames, close: () => this.calls.delete(id) };
+  }
+}
