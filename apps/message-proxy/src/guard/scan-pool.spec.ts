@@ -6,7 +6,7 @@ import { ScanPool } from './scan-pool';
 
 // The pool is what is tested here, so its workers run a stand-in script (plain JavaScript, which a
 // worker can load from these TypeScript sources): a job's text says how long it keeps its thread
-// busy ("30"), or sleeps without using the CPU ("sleep:80"), or that the worker dies. runScanJob,
+// busy ("30" ms of its CPU time), or sleeps without using the CPU ("sleep:80"), or that the worker dies. runScanJob,
 // what the real worker runs, is tested with DirectionGuard.
 const STAND_IN = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -18,8 +18,9 @@ parentPort.on('message', ({ id, job }) => {
   const before = cpu();
   const [, sleep, busy] = /^(?:sleep:(\\d+)|(\\d+))$/.exec(job.text);
   if (sleep) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(sleep));
-  const until = Date.now() + Number(busy ?? 0);
-  while (Date.now() < until);
+  // Busy for that much of this thread's CPU time, not wall time: on a loaded machine the thread may
+  // get less CPU than the wall clock passes, and the pool judges a tenant by CPU.
+  while (cpu() - before < Number(busy ?? 0));
   parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(sleep ?? busy), nice: os.getPriority(0) }, cpuMs: cpu() - before });
 });
 `;
