@@ -10,7 +10,7 @@ import {
   RPC_POLICY,
   TokenRpc,
 } from '@bastion/contracts';
-import { testNatsLogin } from '@bastion/testing';
+import { testNatsLogin, waitFor } from '@bastion/testing';
 import { connect, type NatsConnection, PermissionViolationError } from '@nats-io/transport-node';
 import { BUS_ROLES, BUS_USERS, type BusUser, natsPermissions } from '../src/nats/bus-permissions';
 import { connectNats, natsLogin } from '../src/nats/nats-connection';
@@ -25,7 +25,7 @@ const as = (user: BusUser) =>
   connectNats(natsLogin({ NATS_URL: url(), NATS_PASSWORD: '', NODE_ENV: 'test' }, user), { name: `perm-${user}` });
 
 /** The next permission violation the server reports on this connection, or undefined within `ms`. */
-async function violation(nc: NatsConnection, ms = 1000): Promise<PermissionViolationError | undefined> {
+async function violation(nc: NatsConnection, ms = 5000): Promise<PermissionViolationError | undefined> {
   const timer = new Promise<undefined>((r) => setTimeout(() => r(undefined), ms));
   const seen = (async () => {
     for await (const s of nc.status()) {
@@ -133,7 +133,7 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
     const gateway = await login('gateway');
     gateway.publish(cancel, '');
     await gateway.flush();
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (heard.length > 0 ? true : undefined), 5000, 'the cancel signal');
     expect(heard).toEqual([cancel]);
 
     const tokens = await login('tokens');
