@@ -83,3 +83,26 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     expect(reconnectDelay(50, () => 0)).toBe(1000);
   });
 });
+
+describe('a NATS that accepts anonymous clients (own nats-server, no users)', () => {
+  let port: number;
+  let dir: string;
+  let server: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    port = await freePort();
+    dir = mkdtempSync(join(tmpdir(), 'nats-anonymous-'));
+    server = await startNats(port, dir);
+  });
+  afterAll(() => {
+    server?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is refused where authentication is required (production), since it would enforce no bus permission', async () => {
+    const login = { ...testNatsLogin(`nats://127.0.0.1:${port}`), requireAuthentication: true };
+    await expect(connectNats(login, { name: 'anonymous-test' })).rejects.toThrow(/accepts anonymous clients/);
+    const allowed = await connectNats(testNatsLogin(`nats://127.0.0.1:${port}`), { name: 'anonymous-test' });
+    await allowed.close();
+  });
+});

@@ -12,6 +12,7 @@ describe('natsLogin', () => {
       url: 'nats://a:4222,nats://b:4222',
       user: 'prompts',
       password: 'dev-only-nats-prompts',
+      requireAuthentication: false,
     });
     expect(natsLogin(config('development', 's3cret'), 'prompts').password).toBe('s3cret');
   });
@@ -19,7 +20,10 @@ describe('natsLogin', () => {
   it('refuses production without a password, or with the public development one', () => {
     expect(() => natsLogin(config('production', ''), 'gateway')).toThrow(/NATS_PASSWORD must be set in production/);
     expect(() => natsLogin(config('production', devNatsPassword('gateway')), 'gateway')).toThrow(/NATS_PASSWORD/);
-    expect(natsLogin(config('production', 'long-random'), 'gateway').password).toBe('long-random');
+    expect(natsLogin(config('production', 'long-random'), 'gateway')).toMatchObject({
+      password: 'long-random',
+      requireAuthentication: true,
+    });
   });
 
   it('gives each user its own reply subjects', () => {

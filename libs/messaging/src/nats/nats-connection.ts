@@ -12,6 +12,8 @@ export interface NatsLogin {
   url: string;
   user: string;
   password: string;
+  /** Refuse a server that accepts anonymous clients: it would enforce none of the bus permissions (production). */
+  requireAuthentication?: boolean;
 }
 
 /** The password of a bus user when NATS_PASSWORD is unset: public, so production refuses it. */
@@ -36,7 +38,12 @@ export function natsLogin(
   if (config.NODE_ENV === 'production' && (!config.NATS_PASSWORD || config.NATS_PASSWORD === devNatsPassword(user))) {
     throw new Error(`NATS_PASSWORD must be set in production (the password of NATS user "${user}"; deploy/README.md)`);
   }
-  return { url: config.NATS_URL, user, password: config.NATS_PASSWORD || devNatsPassword(user) };
+  return {
+    url: config.NATS_URL,
+    user,
+    password: config.NATS_PASSWORD || devNatsPassword(user),
+    requireAuthentication: config.NODE_ENV === 'production',
+  };
 }
 
 /** Connection options of a login: its credentials and its own reply subjects (`_INBOX.<user>`). */
@@ -64,6 +71,15 @@ export async function connectNats(
   // noAsyncTraces: otherwise every request builds an Error (a stack trace) up front in case it
   // fails, which profiles showed at 3-4% of the gateway's and the proxy's CPU.
   const nc = await connect({ ...loginOptions(login), name, ...resilient, noAsyncTraces: true });
+  if (!nc.info?.auth_required) {
+    if (login.requireAuthentication) {
+      await nc.close();
+      throw new Error(
+        `NATS at ${login.url} accepts anonymous clients: production needs its users and permissions (deploy/nats/auth.conf)`,
+      );
+    }
+    logger?.warn({ connection: name }, 'NATS accepts anonymous clients: the bus permissions are not enforced');
+  }
   processState.track(
     nc,
     name,
