@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { PROVIDER_LIMITS_BUCKET } from '@bastion/contracts';
-import { loginOptions, natsLogin, processState, resilientOptions } from '@bastion/messaging';
-import { freePort, startNatsServer } from '@bastion/testing';
+import { loginOptions, processState, resilientOptions } from '@bastion/messaging';
+import { freePort, serviceNatsLogin, startNatsServer } from '@bastion/testing';
 import { LEASE_SECONDS, SharedProviderLimiter } from '../src/limits/shared-provider-limiter';
 
 const natsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 /** The message proxy's own NATS user: its permissions must cover the bucket. */
-const asProxy = (url: string) =>
-  loginOptions(natsLogin({ NATS_URL: url, NATS_PASSWORD: '', NODE_ENV: 'test' }, 'message-proxy'));
+const asProxy = (url: string) => loginOptions(serviceNatsLogin('message-proxy', url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

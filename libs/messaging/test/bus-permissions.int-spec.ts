@@ -10,10 +10,10 @@ import {
   RPC_POLICY,
   TokenRpc,
 } from '@bastion/contracts';
-import { testNatsLogin, waitFor } from '@bastion/testing';
+import { serviceNatsLogin, testNatsLogin, waitFor } from '@bastion/testing';
 import { connect, type NatsConnection, PermissionViolationError } from '@nats-io/transport-node';
 import { BUS_ROLES, BUS_USERS, type BusUser, natsPermissions } from '../src/nats/bus-permissions';
-import { connectNats, natsLogin } from '../src/nats/nats-connection';
+import { connectNats } from '../src/nats/nats-connection';
 
 /**
  * The bus permissions as nats-server enforces them: the worker's nats-server runs with the
@@ -21,8 +21,7 @@ import { connectNats, natsLogin } from '../src/nats/nats-connection';
  * logs in as one service's user with its development password.
  */
 const url = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-const as = (user: BusUser) =>
-  connectNats(natsLogin({ NATS_URL: url(), NATS_PASSWORD: '', NODE_ENV: 'test' }, user), { name: `perm-${user}` });
+const as = (user: BusUser) => connectNats(serviceNatsLogin(user, url()), { name: `perm-${user}` });
 
 /** The next permission violation the server reports on this connection, or undefined within `ms`. */
 async function violation(nc: NatsConnection, ms = 5000): Promise<PermissionViolationError | undefined> {

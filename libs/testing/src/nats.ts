@@ -1,4 +1,6 @@
-import type { NatsLogin, UnrestrictedUser } from '@bastion/messaging';
+import { type BusUser, devNatsPassword, type NatsLogin, type UnrestrictedUser } from '@bastion/messaging';
+
+const workerNatsUrl = () => process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /**
  * The tests' own NATS user: it watches and drives the bus as no service may (it subscribes to
@@ -8,6 +10,11 @@ import type { NatsLogin, UnrestrictedUser } from '@bastion/messaging';
 export const TEST_NATS_USER: UnrestrictedUser = { user: 'bastion-test', password: 'bastion-test' };
 
 /** The test user's login to this jest worker's NATS (TEST_NATS_URL, set by the worker environment). */
-export function testNatsLogin(url = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222'): NatsLogin {
+export function testNatsLogin(url = workerNatsUrl()): NatsLogin {
   return { url, ...TEST_NATS_USER };
+}
+
+/** A service's own login (its development password), to test what that user may and may not do. */
+export function serviceNatsLogin(user: BusUser, url = workerNatsUrl()): NatsLogin {
+  return { url, user, password: devNatsPassword(user) };
 }
