@@ -3,7 +3,7 @@ import type { ServiceHealthView } from '../messaging/health';
 import { PromptRecordedEvent } from '../prompts/prompt-record.event';
 import type { PromptView, ScanView } from '../prompts/prompt.views';
 import { MessagesCommand, ScanCommand, SendPromptCommand } from './proxy.dto';
-import { PROXY_STREAM, ProxyEvents, ProxySubjects } from './proxy.subjects';
+import { PROXY_CANCEL_PREFIX, PROXY_STREAM, ProxyEvents, ProxySubjects } from './proxy.subjects';
 
 /** A guarded exchange answered in one reply: the provider's status and body, and the prompt it recorded. */
 export interface MessagesReply {
@@ -55,7 +55,7 @@ export const ProxyStreams = {
 
 export const ProxySignals = {
   /** The gateway publishes here (empty body) when the client of a stream went away. */
-  cancel: declareSignal('proxy.cancel'),
+  cancel: declareSignal(PROXY_CANCEL_PREFIX),
 } as const;
 
 export const ProxyEventContracts = {

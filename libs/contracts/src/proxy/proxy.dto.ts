@@ -11,11 +11,15 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
+import { PROXY_CANCEL_PREFIX } from './proxy.subjects';
+
+const CANCEL_SUBJECT = new RegExp(`^${PROXY_CANCEL_PREFIX.replace('.', '\\.')}\\.[A-Za-z0-9-]{1,64}$`);
 
 /** One message of the Anthropic Messages API; `content` is a string or a list of content blocks. */
 export class AnthropicMessage {
@@ -192,9 +196,12 @@ export class MessagesCommand extends Scoped {
   @IsObject()
   headers!: Record<string, string>;
 
-  /** Set for streams: the subject on which the gateway says the client went away. */
+  /**
+   * Set for streams: the subject on which the gateway says the client went away. Only a cancel
+   * signal's subject (the proxy subscribes to it and to its `.alive`), never a wildcard.
+   */
   @IsOptional()
-  @IsString()
+  @Matches(CANCEL_SUBJECT)
   cancelSubject?: string;
 }
 

@@ -31,3 +31,6 @@ export const PROXY_STREAM_SPEC: { name: string; subjects: string[] } = {
 
 /** JetStream key-value bucket where the message proxy's replicas share each provider's limits. */
 export const PROVIDER_LIMITS_BUCKET = 'provider-limits';
+
+/** Prefix of the per-stream cancel signals (`<prefix>.<uuid>`, and `<prefix>.<uuid>.alive` for heartbeats). */
+export const PROXY_CANCEL_PREFIX = 'proxy.cancel';
