@@ -11,12 +11,19 @@ export interface TextBodyRouteConfig {
   bodyLimit?: number;
 }
 
+/**
+ * Route config of a route that passes its JSON body on unparsed (the model-call routes: the
+ * message proxy parses and checks it once): the body reaches the handler as the text that was sent.
+ */
+export const RAW_JSON_BODY = { rawJsonBody: true } as const;
+
 const TEXT_TYPES = /^\s*text\/(csv|plain)\s*(;|$)/i;
 
 /**
  * Bodies are JSON whatever the content type says: token-API clients (and `curl -d`) often send JSON
  * as application/x-www-form-urlencoded. An empty body is `{}` (Delete's body may be empty). The
- * exception: a route whose config says `textBody` receives `text/csv` and `text/plain` as text.
+ * exceptions: a route whose config says `textBody` receives `text/csv` and `text/plain` as text,
+ * and one whose config is RAW_JSON_BODY receives every body as text.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -28,7 +35,9 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   });
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    const wantsText = (req.routeOptions?.config as Partial<TextBodyRouteConfig> | undefined)?.textBody === true;
+    const config = req.routeOptions?.config as Partial<TextBodyRouteConfig & typeof RAW_JSON_BODY> | undefined;
+    if (config?.rawJsonBody === true) return done(null, text);
+    const wantsText = config?.textBody === true;
     if (wantsText && TEXT_TYPES.test(req.headers['content-type'] ?? '')) return done(null, text);
     if (text.trim() === '') return done(null, {});
     try {

@@ -1,13 +1,17 @@
-import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Inject, Param, Post, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
+import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
+import { asksForStream } from './stream-flag';
 import { relayStream } from './stream-relay';
+import { sendJson } from './vendor.controller';
 
 class OpenAiParams {
   @IsString()
@@ -29,6 +33,8 @@ export class OpenAiController {
   ) {}
 
   @Post('chat/completions')
+  @RouteConfig(RAW_JSON_BODY)
+  @ApiBody({ type: ChatCompletionRequest })
   @ApiOperation({ summary: 'OpenAI Chat Completions through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({
     description: 'A chat.completion, or with stream: true chat.completion.chunk events ending in data: [DONE]',
@@ -40,16 +46,14 @@ export class OpenAiController {
   async completions(
     @CurrentPrincipal() principal: Principal,
     @Param() p: OpenAiParams,
-    @Body() _checked: ChatCompletionRequest,
-    @Req() req: FastifyRequest,
+    @Body() rawBody: string,
     @Res() reply: FastifyReply,
     @RequestId() rid: string,
   ): Promise<void> {
-    const body = req.body as Record<string, unknown>;
-    const command = { principal, provider: p.provider, body, headers: {} };
-    if (body.stream !== true) {
-      const res = await this.rpc.longCall(ProxyRpc.chat, command, rid);
-      void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
+    // The body goes on as sent; the message proxy parses and checks it as a ChatCompletionRequest.
+    const command = { principal, provider: p.provider, rawBody, headers: {} };
+    if (!asksForStream(rawBody)) {
+      sendJson(reply, await this.rpc.longCall(ProxyRpc.chat, command, rid));
       return;
     }
     await relayStream(

@@ -1,12 +1,15 @@
 import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import { type MessagesReply, MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
+import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
+import { asksForStream } from './stream-flag';
 import { relayStream } from './stream-relay';
 import { requestTimings } from '../timing/phase-metrics';
 import { remoteTimings, splitRoundTrip } from '../timing/server-timing';
@@ -19,7 +22,9 @@ class VendorParams {
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,
- * the project token as its API key. Streams travel as a stream of NATS replies and leave as SSE.
+ * the project token as its API key. The body goes on as the text the client sent: the message
+ * proxy parses and checks it (a 400 in Anthropic's shape when it is not a MessagesRequest), and
+ * fields it does not read are the provider's. Streams travel as a stream of NATS replies and leave as SSE.
  */
 @ApiTags('message proxy')
 @ApiBearerAuth()
@@ -31,6 +36,8 @@ export class VendorController {
   ) {}
 
   @Post('messages')
+  @RouteConfig(RAW_JSON_BODY)
+  @ApiBody({ type: MessagesRequest })
   @ApiOperation({ summary: 'Anthropic Messages API through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({
     description:
@@ -43,32 +50,27 @@ export class VendorController {
   async messages(
     @CurrentPrincipal() principal: Principal,
     @Param() p: VendorParams,
-    @Body() _checked: MessagesRequest,
+    @Body() rawBody: string,
     @Headers() headers: Record<string, string>,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
     @RequestId() rid: string,
   ): Promise<void> {
-    // The body goes on as the client sent it: fields the proxy does not read are the provider's.
-    const body = req.body as Record<string, unknown>;
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
+    const command = { principal, provider: p.provider, rawBody, headers: forward };
     const timings = requestTimings(req);
     const started = performance.now();
-    if (body.stream !== true) {
-      const res = await this.rpc.longCall(
-        ProxyRpc.messages,
-        { principal, provider: p.provider, body, headers: forward },
-        rid,
-      );
+    if (!asksForStream(rawBody)) {
+      const res = await this.rpc.longCall(ProxyRpc.messages, command, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
-      void reply.status(res.status).header('x-bastion-prompt-id', res.promptId).send(res.body);
+      sendJson(reply, res);
       return;
     }
     await relayStream(
       this.rpc,
       this.nc,
       ProxyStreams.messages,
-      { principal, provider: p.provider, body, headers: forward },
+      command,
       rid,
       reply,
       (message) =>
@@ -76,6 +78,15 @@ export class VendorController {
       { timings, started },
     );
   }
+}
+
+/** A proxied answer: its JSON text as the proxy wrote it, with the prompt's id. */
+export function sendJson(reply: FastifyReply, res: MessagesReply): void {
+  void reply
+    .status(res.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('x-bastion-prompt-id', res.promptId)
+    .send(res.body);
 }
 
 export function pick(headers: Record<string, string>, names: string[]): Record<string, string> {

@@ -36,7 +36,7 @@ export interface ExchangeRequest {
   principal: Principal;
   provider: string;
   project?: string;
-  /** A Messages API body; the exchange works on its own copy. */
+  /** A Messages API body, the exchange's own: a redaction rewrites it in place. */
   body: Record<string, unknown>;
   headers: Record<string, string>;
   source: PromptRecordedEvent['source'];
@@ -58,7 +58,14 @@ const ANTHROPIC_DIALECT: StreamDialect = {
 
 /** How an exchange ended, for the caller to put in its own API's shape. */
 export type ExchangeResult = (
-  | { kind: 'answer'; status: number; body: unknown; record: PromptRecordedEvent }
+  | {
+      kind: 'answer';
+      status: number;
+      body: unknown;
+      /** `body` as the JSON text the client receives (empty for a stream, whose events went as frames). */
+      json: string;
+      record: PromptRecordedEvent;
+    }
   | {
       kind: 'blocked';
       direction: 'request' | 'response';
@@ -105,6 +112,7 @@ export class GuardedExchange {
         kind: 'answer',
         status: answer.status,
         body: answer.body,
+        json: answer.json,
         record,
         timing: { guard: p.exchange.budget.spent, upstream: p.upstreamMs, record: p.recording.recordMs },
       };
@@ -134,7 +142,8 @@ export class GuardedExchange {
     p: Prepared,
     headers: Record<string, string>,
   ): Promise<
-    { kind: 'answer'; status: number; body: Record<string, unknown> } | { kind: 'blocked'; summary: GuardSummary }
+    | { kind: 'answer'; status: number; body: Record<string, unknown>; json: string }
+    | { kind: 'blocked'; summary: GuardSummary }
   > {
     const provider = p.exchange.provider!;
     let answer: Record<string, unknown>;
@@ -148,8 +157,9 @@ export class GuardedExchange {
       const parsed = parseObject(res.body);
       if (res.status >= 400) {
         const body = parsed ?? upstreamErrorBody(res.status);
-        p.recording.providerResult = { data: JSON.stringify(body), statusCode: res.status, sentDate, receivedDate };
-        return { kind: 'answer', status: res.status, body };
+        const json = JSON.stringify(body);
+        p.recording.providerResult = { data: json, statusCode: res.status, sentDate, receivedDate };
+        return { kind: 'answer', status: res.status, body, json };
       }
       if (!parsed)
         throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with something other than a JSON message');
@@ -171,13 +181,9 @@ export class GuardedExchange {
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
-    this.finish(p, summary, responseText(answer), {
-      data: JSON.stringify(answer),
-      statusCode: 200,
-      sentDate,
-      receivedDate,
-    });
-    return { kind: 'answer', status: 200, body: answer };
+    const json = JSON.stringify(answer);
+    this.finish(p, summary, responseText(answer), { data: json, statusCode: 200, sentDate, receivedDate });
+    return { kind: 'answer', status: 200, body: answer, json };
   }
 
   /** A provider that does not stream: the whole answer is scanned, then sent as a stream. */
@@ -206,7 +212,7 @@ export class GuardedExchange {
       frame.flush();
       if (p.recording.providerResult) p.recording.providerResult.data = sse.join('');
     }
-    return { kind: 'answer', status: answer.status, body: null, record: await p.recording.close() };
+    return { kind: 'answer', status: answer.status, body: null, json: '', record: await p.recording.close() };
   }
 
   /** An Anthropic provider's stream, parsed strictly, guarded across all its blocks, re-serialised event by event. */
@@ -232,7 +238,7 @@ export class GuardedExchange {
         sentDate: upstream.sentAt,
         receivedDate: new Date(),
       };
-      return { kind: 'answer', status: upstream.status, body: null, record: await p.recording.close() };
+      return { kind: 'answer', status: upstream.status, body: null, json: '', record: await p.recording.close() };
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
     const responseGuard = p.exchange.guard('response');
@@ -310,14 +316,14 @@ export class GuardedExchange {
       sentDate: upstream.sentAt,
       receivedDate: new Date(),
     });
-    return { kind: 'answer', status: 200, body: null, record: await p.recording.close() };
+    return { kind: 'answer', status: 200, body: null, json: '', record: await p.recording.close() };
   }
 
   /** Opens the exchange and scans everything the model will read; a redaction rewrites the body in place. */
   private async prepare(req: ExchangeRequest): Promise<Prepared> {
     const exchange = await this.context.open(req.principal, req.provider, req.project);
     const settings = exchange.project.guard ?? {};
-    const body = structuredClone(req.body);
+    const body = req.body;
     const provider = exchange.provider;
     if (provider && body.model === undefined) body.model = provider.inputs.model;
     if (provider && body.max_tokens === undefined) body.max_tokens = Number(provider.inputs.maxTokens) || 1024;

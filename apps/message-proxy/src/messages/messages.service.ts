@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { MessagesCommand, MessagesReply } from '@bastion/contracts';
+import { AnthropicMessage, type MessagesCommand, type MessagesReply, MessagesRequest } from '@bastion/contracts';
 import { NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
 import { blockedError, GuardedExchange, streamedExchange } from './guarded-exchange';
+import { readRequestBody } from './request-body';
 import type { StreamFrame } from './stream-frame';
 
 /**
@@ -21,22 +22,33 @@ export class MessagesService {
     const result = await this.exchange.call({
       principal: cmd.principal,
       provider: cmd.provider,
-      body: cmd.body,
+      body: messagesBody(cmd),
       headers: cmd.headers,
       source: 'vendor',
     });
     if (result.kind === 'blocked') throw blockedError(result.direction, result.results, result.messages);
-    return { status: result.status, body: result.body, promptId: result.record.id, timing: result.timing };
+    return { status: result.status, body: result.json, promptId: result.record.id, timing: result.timing };
   }
 
   /** The same exchange with `stream: true`: frames of Anthropic's SSE, released as the guard allows. */
   stream(cmd: MessagesCommand): Observable<StreamFrame> {
     return streamedExchange(this.nc, cmd.cancelSubject, (emit, signal) =>
       this.exchange.stream(
-        { principal: cmd.principal, provider: cmd.provider, body: cmd.body, headers: cmd.headers, source: 'vendor' },
+        {
+          principal: cmd.principal,
+          provider: cmd.provider,
+          body: messagesBody(cmd),
+          headers: cmd.headers,
+          source: 'vendor',
+        },
         emit,
         signal,
       ),
     );
   }
+}
+
+/** The command's body, parsed and checked as a Messages API request. */
+function messagesBody(cmd: MessagesCommand): Record<string, unknown> {
+  return readRequestBody(cmd.rawBody, MessagesRequest, { field: 'messages', element: AnthropicMessage });
 }

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { MessagesCommand } from '@bastion/contracts';
+import { ChatCompletionRequest, ChatMessage, type MessagesCommand, type MessagesReply } from '@bastion/contracts';
 import { NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
 import { isObject } from '../anthropic/content';
 import { blockedError, GuardedExchange, type StreamDialect, streamedExchange } from '../messages/guarded-exchange';
+import { readRequestBody } from '../messages/request-body';
 import type { StreamFrame } from '../messages/stream-frame';
 import { ChatChunkStream, chatToMessages, messageToChat, openAiError } from './chat-translation';
 
@@ -20,40 +21,47 @@ export class OpenAiChatService {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {}
 
-  async create(cmd: MessagesCommand): Promise<{ status: number; body: unknown; promptId: string }> {
-    const model = String(cmd.body.model ?? '');
+  async create(cmd: MessagesCommand): Promise<MessagesReply> {
+    const chat = chatBody(cmd);
+    const model = String(chat.model ?? '');
     const result = await this.exchange.call({
       principal: cmd.principal,
       provider: cmd.provider,
-      body: chatToMessages(cmd.body),
+      body: chatToMessages(chat),
       headers: {},
       source: 'openai',
     });
     if (result.kind === 'blocked') throw blockedError(result.direction, result.results, result.messages);
     const body =
       isObject(result.body) && result.status === 200 ? messageToChat(result.body, model) : errorBody(result.body);
-    return { status: result.status, body, promptId: result.record.id };
+    return { status: result.status, body: JSON.stringify(body), promptId: result.record.id };
   }
 
   stream(cmd: MessagesCommand): Observable<StreamFrame> {
-    const options = isObject(cmd.body.stream_options) ? cmd.body.stream_options : {};
-    const chunks = new ChatChunkStream(String(cmd.body.model ?? ''), options.include_usage === true);
-    const dialect: StreamDialect = { event: (e) => chunks.event(e), errorBody };
-    return streamedExchange(this.nc, cmd.cancelSubject, (emit, signal) =>
-      this.exchange.stream(
+    return streamedExchange(this.nc, cmd.cancelSubject, (emit, signal) => {
+      const chat = chatBody(cmd);
+      const options = isObject(chat.stream_options) ? chat.stream_options : {};
+      const chunks = new ChatChunkStream(String(chat.model ?? ''), options.include_usage === true);
+      const dialect: StreamDialect = { event: (e) => chunks.event(e), errorBody };
+      return this.exchange.stream(
         {
           principal: cmd.principal,
           provider: cmd.provider,
-          body: chatToMessages(cmd.body),
+          body: chatToMessages(chat),
           headers: {},
           source: 'openai',
           dialect,
         },
         emit,
         signal,
-      ),
-    );
+      );
+    });
   }
+}
+
+/** The command's body, parsed and checked as a Chat Completions request. */
+function chatBody(cmd: MessagesCommand): Record<string, unknown> {
+  return readRequestBody(cmd.rawBody, ChatCompletionRequest, { field: 'messages', element: ChatMessage });
 }
 
 /** A provider's error answer (Anthropic's shape) in OpenAI's. */

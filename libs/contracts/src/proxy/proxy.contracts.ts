@@ -8,7 +8,8 @@ import { PROXY_CANCEL_PREFIX, PROXY_STREAM, ProxyEvents, ProxySubjects } from '.
 /** A guarded exchange answered in one reply: the provider's status and body, and the prompt it recorded. */
 export interface MessagesReply {
   status: number;
-  body: unknown;
+  /** The body the client receives, as JSON text (the gateway sends it as it is). */
+  body: string;
   promptId: string;
   /** Milliseconds the proxy spent scanning, waiting on the provider and storing the record (Server-Timing). */
   timing?: ExchangeTiming;

@@ -188,9 +188,12 @@ export class MessagesCommand extends Scoped {
   @MaxLength(128)
   provider!: string;
 
-  /** The request body exactly as the client sent it (validated at the gateway as MessagesRequest). */
-  @IsObject()
-  body!: Record<string, unknown>;
+  /**
+   * The request body exactly as the client sent it: JSON text the gateway passes on unparsed. The
+   * proxy parses it once and checks it (MessagesRequest, or ChatCompletionRequest on the OpenAI route).
+   */
+  @IsString()
+  rawBody!: string;
 
   /** Headers an Anthropic upstream cares about (anthropic-version, anthropic-beta). */
   @IsObject()

@@ -62,7 +62,7 @@ export async function typedCalls(rpc: NatsRpcClient, events: EventPublisher): Pr
 
   for await (const frame of rpc.stream(
     ProxyStreams.messages,
-    { principal, provider: 'p', body: {}, headers: {} },
+    { principal, provider: 'p', rawBody: '{}', headers: {} },
     'r',
     1000,
   )) {
