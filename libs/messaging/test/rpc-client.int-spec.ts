@@ -5,6 +5,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../src/nats/nats-connection';
 import { answerLongCall } from '../src/nats/long-call';
 import { NatsRpcClient } from '../src/nats/rpc-client';
+import { PACKET_HEADER, PacketDeserializer } from '../src/nats/packet';
 
 describe('NatsRpcClient (against the real NATS)', () => {
   let nc: NatsConnection;
@@ -64,6 +65,31 @@ describe('NatsRpcClient (against the real NATS)', () => {
       code: ErrorCode.INTERNAL,
       message: 'internal error',
     });
+  });
+
+  it("sends a payload's rawBody as the message's data, and the service reads back the same payload", async () => {
+    const s = subject();
+    const seen: { data: string; header?: string; packet?: unknown }[] = [];
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        const packet = new PacketDeserializer().deserialize(m) as { data: unknown };
+        seen.push({ data: m.string(), header: m.headers?.get(PACKET_HEADER), packet });
+        m.respond(JSON.stringify({ response: packet.data, isDisposed: true }));
+      },
+    });
+    // Quotes, backslashes, line breaks and text beyond ASCII, in the body and beside it.
+    const rawBody = JSON.stringify({ messages: [{ role: 'user', content: 'say "hi"\\ \n\r\u2028 ünï 💥' }] });
+    const payload = { principal: { tenant: 'tënant\r\nx-evil: 1' }, provider: 'p', rawBody };
+    const rpc = new NatsRpcClient(nc, 1000);
+    await expect(rpc.call(untypedRpc(s), payload, 'r')).resolves.toEqual(payload);
+    expect(seen[0].data).toBe(rawBody);
+    expect(seen[0].header).not.toContain('rawBody');
+    expect(seen[0].header).toMatch(/^[\x20-\x7e]+$/);
+    expect((seen[0].packet as { pattern: string }).pattern).toBe(s);
+    // Without a rawBody, the packet is Nest's JSON and carries no such header.
+    await expect(rpc.call(untypedRpc(s), { n: 1 }, 'r')).resolves.toEqual({ n: 1 });
+    expect(seen[1].header ?? '').toBe('');
+    expect(JSON.parse(seen[1].data)).toMatchObject({ pattern: s, data: { n: 1 } });
   });
 
   /** Answers `subject` as a Nest handler returning `answerLongCall(work, pingMs)` does: one reply per frame. */

@@ -2,12 +2,14 @@ import { ServerNats } from '@nestjs/microservices';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { processState, resilientOptions } from './connection-state';
+import { PacketDeserializer } from './packet';
 
 /**
  * Nest's NATS transport, made to last: its connection reconnects forever with backoff and jitter
  * (the library default gives up after 10 attempts, 2 s apart, and then the service is deaf until
  * restarted) and is tracked for readiness. Closing it is a drain: the subscriptions go first (no new
  * work), the handlers in flight finish within the grace period, then the connection drains.
+ * Requests are read as packet.ts says.
  */
 export class ResilientServerNats extends ServerNats {
   private readonly attempts: { n: number };
@@ -18,7 +20,7 @@ export class ResilientServerNats extends ServerNats {
     private readonly graceMs: number,
   ) {
     const { attempts, ...resilient } = resilientOptions();
-    super({ ...options, ...resilient } as never);
+    super({ ...options, ...resilient, deserializer: new PacketDeserializer() } as never);
     this.attempts = attempts;
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DomainError,
   ErrorCode,
@@ -11,6 +10,7 @@ import { headers, type Msg, type NatsConnection, RequestError, TimeoutError } fr
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { processState } from './connection-state';
 import { FramesInbox } from './frames-inbox';
+import { encodeRequest } from './packet';
 
 interface NestReply<T> {
   err?: unknown;
@@ -46,7 +46,7 @@ export class NatsRpcClient {
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
-    const packet = JSON.stringify({ pattern: subject, data, id: randomUUID() });
+    const packet = encodeRequest(subject, data, h);
     try {
       let reply: NestReply<T>;
       try {
@@ -109,10 +109,7 @@ export class NatsRpcClient {
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
-    this.nc.publish(subject, JSON.stringify({ pattern: subject, data, id: randomUUID() }), {
-      reply: call.subject,
-      headers: h,
-    });
+    this.nc.publish(subject, encodeRequest(subject, data, h), { reply: call.subject, headers: h });
     let timeoutMs = this.timeoutMs;
     try {
       for (;;) {

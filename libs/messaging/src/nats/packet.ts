@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { Msg, MsgHdrs } from '@nats-io/transport-node';
+import { NatsRequestJSONDeserializer } from '@nestjs/microservices';
+
+/**
+ * How a request travels. Ordinarily as Nest's packet, `{pattern, data, id}` in JSON. A payload
+ * with a string `rawBody` (a model call's body, passed on as the client sent it) travels apart:
+ * the text is the message's data, and the rest of the packet, in JSON, is the PACKET_HEADER. A
+ * large prompt is then neither escaped into the packet's JSON by the caller nor unescaped out of
+ * it by the service; the service decodes it once, as text.
+ */
+export const PACKET_HEADER = 'Bastion-Packet';
+
+/** The message data of a request, with PACKET_HEADER set in `h` when the payload carries a `rawBody`. */
+export function encodeRequest(subject: string, data: unknown, h: MsgHdrs): string {
+  const rawBody = (data as { rawBody?: unknown } | null)?.rawBody;
+  if (typeof rawBody !== 'string') return JSON.stringify({ pattern: subject, data, id: randomUUID() });
+  const rest = { ...(data as Record<string, unknown>), rawBody: undefined };
+  // Header values are one line of ASCII: JSON escapes line breaks; anything beyond ASCII is escaped too.
+  h.set(PACKET_HEADER, JSON.stringify({ pattern: subject, data: rest, id: randomUUID() }).replace(NON_ASCII, escape));
+  return rawBody;
+}
+
+const NON_ASCII = /[\u007f-\uffff]/g;
+const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** The service side: Nest's JSON packets, and packets whose `rawBody` came as the message's data. */
+export class PacketDeserializer extends NatsRequestJSONDeserializer {
+  override deserialize(msg: Msg, options?: Record<string, unknown>) {
+    const header = msg.headers?.get(PACKET_HEADER);
+    if (!header) return super.deserialize(msg, options);
+    const packet = JSON.parse(header) as { pattern: string; data: Record<string, unknown>; id: string };
+    packet.data = { ...packet.data, rawBody: msg.string() };
+    return packet;
+  }
+}
