@@ -347,6 +347,45 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(prompts).toHaveLength(3);
   });
 
+  it("queues a tenant's model calls past its bytes in flight behind its own, never in front of another tenant's", async () => {
+    // A gateway that lets a tenant have 1 KB of bodies in flight and one call waiting.
+    const { app, url } = await startGateway(undefined, {
+      MODEL_CALL_TENANT_BYTES: '1024',
+      MODEL_CALL_TENANT_QUEUE: '1',
+    });
+    try {
+      const a = await setup();
+      const b = await setup();
+      upstream.answerDelayMs = 400;
+      const body = (content: string) => ({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content }] });
+      const call = async (key: string, content: string) => {
+        const res = await http(url, 'POST', '/vendor/claude/v1/messages', {
+          auth: `Bearer ${key}`,
+          body: body(content.padEnd(700, '.')),
+        });
+        return { status: res.status, body: res.body, at: performance.now() };
+      };
+      const started = performance.now();
+      const [a1, a2, a3, b1] = await Promise.all([
+        call(a.key, 'first of a'),
+        new Promise((r) => setTimeout(r, 50)).then(() => call(a.key, 'second of a')),
+        new Promise((r) => setTimeout(r, 100)).then(() => call(a.key, 'third of a')),
+        new Promise((r) => setTimeout(r, 100)).then(() => call(b.key, 'first of b')),
+      ]);
+      expect([a1.status, a2.status, b1.status]).toEqual([200, 200, 200]);
+      // The second call of A waited for the first: its answer came one upstream delay later.
+      expect(a2.at - a1.at).toBeGreaterThanOrEqual(300);
+      // B's call went straight through, while A's second was still waiting or running.
+      expect(b1.at).toBeLessThan(a2.at);
+      expect(b1.at - started).toBeLessThan(a2.at - started);
+      // A's third found the waiting room (one call) full: a 429 in Anthropic's shape.
+      expect(a3.status).toBe(429);
+      expect(a3.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('keeps every record while the prompts service is down and stores each once when it returns', async () => {
     const { client, admin } = await setup();
     await prompts?.close();

@@ -22,6 +22,19 @@ export class GatewayConfig extends AuthConfig {
   @Min(1024)
   BODY_LIMIT_BYTES = 1_048_576;
 
+  /**
+   * Bytes of model-call request bodies one tenant may have in flight through this gateway at once
+   * (`/vendor`, `/openai`, `/prompts`, `/scans`); more wait their turn (see TenantGate).
+   */
+  @IsInt()
+  @Min(1024)
+  MODEL_CALL_TENANT_BYTES = 2_097_152;
+
+  /** Model calls of one tenant that may wait for that turn; the next is a 429. */
+  @IsInt()
+  @Min(0)
+  MODEL_CALL_TENANT_QUEUE = 64;
+
   /** Accepted tokens remembered so they are not verified again on every request (0: none). */
   @IsInt()
   @Min(0)

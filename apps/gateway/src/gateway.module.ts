@@ -28,6 +28,7 @@ import { PromptSendController } from './proxy/prompt-send.controller';
 import { OpenAiController } from './proxy/openai.controller';
 import { VendorController } from './proxy/vendor.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { tenantGateProvider } from './proxy/tenant-gate';
 
 @Module({})
 export class GatewayModule implements OnApplicationShutdown {
@@ -54,6 +55,7 @@ export class GatewayModule implements OnApplicationShutdown {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        tenantGateProvider,
         { provide: PlatformMetrics, useValue: metrics },
         { provide: AuthConfig, useValue: config },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(natsLogin(config, 'gateway')) },

@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Post, Res, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
@@ -12,6 +12,7 @@ import { RequestId } from '../http/request-id.decorator';
 import { asksForStream } from './stream-flag';
 import { relayStream } from './stream-relay';
 import { sendJson } from './vendor.controller';
+import { TenantGateInterceptor } from './tenant-gate';
 
 class OpenAiParams {
   @IsString()
@@ -25,6 +26,7 @@ class OpenAiParams {
  */
 @ApiTags('message proxy')
 @ApiBearerAuth()
+@UseInterceptors(TenantGateInterceptor)
 @Controller('openai/:provider')
 export class OpenAiController {
   constructor(

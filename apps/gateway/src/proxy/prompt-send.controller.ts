@@ -1,14 +1,16 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { type Principal, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
+import { TenantGateInterceptor } from './tenant-gate';
 
 /** Sending a prompt through a provider, and scanning text, with a project's guardrails. */
 @ApiTags('prompts')
 @ApiBearerAuth()
+@UseInterceptors(TenantGateInterceptor)
 @Controller('backend/v1')
 export class PromptSendController {
   constructor(private readonly rpc: NatsRpcClient) {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseInterceptors } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
@@ -13,6 +13,7 @@ import { asksForStream } from './stream-flag';
 import { relayStream } from './stream-relay';
 import { requestTimings } from '../timing/phase-metrics';
 import { remoteTimings, splitRoundTrip } from '../timing/server-timing';
+import { TenantGateInterceptor } from './tenant-gate';
 
 class VendorParams {
   @IsString()
@@ -28,6 +29,7 @@ class VendorParams {
  */
 @ApiTags('message proxy')
 @ApiBearerAuth()
+@UseInterceptors(TenantGateInterceptor)
 @Controller('vendor/:provider/v1')
 export class VendorController {
   constructor(

@@ -1,0 +1,71 @@
+import { DomainError, ErrorCode } from '@bastion/contracts';
+import { TenantGate } from './tenant-gate';
+
+const settled = async <T>(p: Promise<T>): Promise<boolean> => {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+describe('TenantGate', () => {
+  it("lets a tenant's calls through up to its bytes in flight, then one at a time as bytes come free", async () => {
+    const gate = new TenantGate(1000, 10);
+    const a1 = await gate.acquire('a', 600);
+    const a2 = gate.acquire('a', 600);
+    expect(await settled(a2)).toBe(false);
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 1, bytes: 600 });
+    a1();
+    expect(await settled(a2)).toBe(true);
+    (await a2)();
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0, bytes: 0 });
+  });
+
+  it("never holds one tenant's calls up behind another's", async () => {
+    const gate = new TenantGate(1000, 10);
+    await gate.acquire('a', 1000);
+    const queued = gate.acquire('a', 10);
+    expect(await settled(queued)).toBe(false);
+    expect(await settled(gate.acquire('b', 900))).toBe(true);
+  });
+
+  it('runs a call larger than the limit alone, and keeps first come first served', async () => {
+    const gate = new TenantGate(1000, 10);
+    const big = await gate.acquire('a', 5000);
+    const small = gate.acquire('a', 1);
+    expect(await settled(small)).toBe(false);
+    big();
+    expect(await settled(small)).toBe(true);
+    const release = await small;
+    const big2 = gate.acquire('a', 5000);
+    // A small call behind a waiting big one waits too: it may not overtake.
+    const small2 = gate.acquire('a', 1);
+    expect(await settled(big2)).toBe(false);
+    expect(await settled(small2)).toBe(false);
+    release();
+    expect(await settled(big2)).toBe(true);
+    expect(await settled(small2)).toBe(false);
+  });
+
+  it('refuses a call past the waiting room with a retryable RESOURCE_EXHAUSTED', async () => {
+    const gate = new TenantGate(100, 1);
+    await gate.acquire('a', 100);
+    void gate.acquire('a', 100);
+    const err = await gate.acquire('a', 100).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 1 });
+  });
+
+  it('counts a release once, however often it is called', async () => {
+    const gate = new TenantGate(100, 10);
+    const r1 = await gate.acquire('a', 100);
+    const r2 = gate.acquire('a', 100);
+    r1();
+    r1();
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 0, bytes: 100 });
+    (await r2)();
+  });
+});

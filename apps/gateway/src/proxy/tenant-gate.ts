@@ -1,0 +1,126 @@
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import { DomainError, ErrorCode, type Principal } from '@bastion/contracts';
+import type { FastifyRequest } from 'fastify';
+import { defer, EMPTY, finalize, from, type Observable, switchMap } from 'rxjs';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+
+interface Waiter {
+  bytes: number;
+  admit(): void;
+}
+
+interface TenantState {
+  inFlight: number;
+  running: number;
+  waiting: Waiter[];
+}
+
+/**
+ * How much of one tenant's model-call traffic is on its way through the bus at once: the bytes of
+ * request bodies in flight, per tenant. A call that would go over the limit waits its turn (first
+ * come, first served within the tenant) before anything of it is sent on, so one tenant sending
+ * many large prompts queues behind itself, not in front of other tenants on the bus and in the
+ * proxy. A call larger than the limit runs when nothing else of its tenant does. Past
+ * `maxWaiting` waiting calls, the next is refused (RESOURCE_EXHAUSTED, retry after 1 s).
+ */
+export class TenantGate {
+  private readonly tenants = new Map<string, TenantState>();
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  /** Resolves with the release of the admitted call once it may go on. */
+  acquire(tenant: string, bytes: number): Promise<() => void> {
+    let state = this.tenants.get(tenant);
+    if (!state) {
+      state = { inFlight: 0, running: 0, waiting: [] };
+      this.tenants.set(tenant, state);
+    }
+    const s = state;
+    const release = once(() => {
+      s.inFlight -= bytes;
+      s.running--;
+      this.admitWaiting(tenant, s);
+    });
+    if (s.waiting.length === 0 && this.fits(s, bytes)) {
+      this.start(s, bytes);
+      return Promise.resolve(release);
+    }
+    if (s.waiting.length >= this.maxWaiting) {
+      return Promise.reject(
+        new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `${this.maxWaiting} model calls of this tenant are already waiting for the ones in flight; retry shortly`,
+          [],
+          1,
+        ),
+      );
+    }
+    return new Promise((resolve) => s.waiting.push({ bytes, admit: () => resolve(release) }));
+  }
+
+  /** Calls in flight and waiting of one tenant (for tests and metrics). */
+  load(tenant: string): { running: number; waiting: number; bytes: number } {
+    const s = this.tenants.get(tenant);
+    return { running: s?.running ?? 0, waiting: s?.waiting.length ?? 0, bytes: s?.inFlight ?? 0 };
+  }
+
+  private fits(s: TenantState, bytes: number): boolean {
+    return s.running === 0 || s.inFlight + bytes <= this.maxBytes;
+  }
+
+  private start(s: TenantState, bytes: number): void {
+    s.inFlight += bytes;
+    s.running++;
+  }
+
+  private admitWaiting(tenant: string, s: TenantState): void {
+    while (s.waiting.length > 0 && this.fits(s, s.waiting[0].bytes)) {
+      const next = s.waiting.shift()!;
+      this.start(s, next.bytes);
+      next.admit();
+    }
+    if (s.running === 0 && s.waiting.length === 0) this.tenants.delete(tenant);
+  }
+}
+
+function once(f: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    f();
+  };
+}
+
+/** The gateway's one TenantGate (a provider of its module). */
+export const tenantGateProvider = {
+  provide: TenantGate,
+  useFactory: (config: GatewayConfig) => new TenantGate(config.MODEL_CALL_TENANT_BYTES, config.MODEL_CALL_TENANT_QUEUE),
+  inject: [GATEWAY_CONFIG],
+};
+
+/** The gateway's TenantGate, as an interceptor on the model-call routes (after authentication). */
+@Injectable()
+export class TenantGateInterceptor implements NestInterceptor {
+  constructor(@Inject(TenantGate) private readonly gate: TenantGate) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
+    const tenant = req.user?.tenant;
+    if (!tenant) return next.handle();
+    const bytes = Number(req.headers['content-length']) || 0;
+    return defer(() => from(this.gate.acquire(tenant, bytes))).pipe(
+      switchMap((release) => {
+        // A client that left while its call waited is not called for.
+        if (req.raw.socket?.destroyed) {
+          release();
+          return EMPTY;
+        }
+        return next.handle().pipe(finalize(release));
+      }),
+    );
+  }
+}
