@@ -22,10 +22,13 @@ export const COMPILE_CACHE_SIZE = 2_000;
  * once, not once per request.
  *
  * The config's JSON is part of the key: a version's config never changes, but if a caller ever
- * passes a different config under the same ids it gets that config compiled, not a stale one.
+ * passes a different config under the same ids it gets that config compiled, not a stale one. The
+ * JSON is computed once per config object (a config is not changed once loaded), not per lookup:
+ * for a large config it costs more than the lookup itself.
  */
 export class CompiledScannerCache {
   private readonly entries = new Map<string, Scanner | Error>();
+  private readonly json = new WeakMap<object, string>();
   private compiles = 0;
 
   constructor(
@@ -36,7 +39,7 @@ export class CompiledScannerCache {
 
   /** The compiled scanner, or the Error saying why it cannot run (a `custom` type, an invalid config). */
   get(ref: ScannerVersionRef): Scanner | Error {
-    const key = `${ref.id}\u0000${ref.version}\u0000${JSON.stringify(ref.config)}`;
+    const key = `${ref.id}\u0000${ref.version}\u0000${this.jsonOf(ref.config)}`;
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Re-insert: a Map iterates in insertion order, so the first key is the least recently used.
@@ -54,6 +57,15 @@ export class CompiledScannerCache {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, compiled);
     return compiled;
+  }
+
+  private jsonOf(config: object): string {
+    let json = this.json.get(config);
+    if (json === undefined) {
+      json = JSON.stringify(config);
+      this.json.set(config, json);
+    }
+    return json;
   }
 
   /** How many compiles this cache has run (for tests and metrics). */
