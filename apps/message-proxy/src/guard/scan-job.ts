@@ -17,8 +17,13 @@ export interface ScanJob {
   spentMs: number;
 }
 
-/** Per scanner: its matches, or the limit it ran into; with when it started and ended (ms since the epoch). */
-export type ScannerOutcome = ({ failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string }) & {
+/**
+ * Per scanner: its matches, the limit it ran into, or why it could not run (its config does not
+ * compile); with when it started and ended (ms since the epoch).
+ */
+export type ScannerOutcome = (
+  { failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string } | { notRun: string }
+) & {
   startedAt: number;
   completedAt: number;
 };
@@ -44,8 +49,7 @@ export function runScanJob(
   const scanners = job.scanners.map((ref, index): ScannerOutcome => {
     const startedAt = Date.now();
     const scanner = compiled(ref, index);
-    if (scanner instanceof Error)
-      return { overLimit: `not run: ${scanner.message}`, startedAt, completedAt: startedAt };
+    if (scanner instanceof Error) return { notRun: scanner.message, startedAt, completedAt: startedAt };
     if (budget.exhausted)
       return {
         overLimit: `the request's scan budget of ${budget.limitMs} ms is spent`,
