@@ -167,10 +167,10 @@ export class DirectionGuard {
   async check(text: string, base = 0): Promise<WindowVerdict> {
     if (!this.runner) return this.scan(text, base);
     // An engine type is compiled by the runner only; one that fails there comes back as not run.
-    const sent = this.states.filter((s) =>
-      s.scanner === undefined && ENGINE_TYPES.includes(s.entry.resolvedVersion.config.type)
-        ? true
-        : !(this.known(s) instanceof Error),
+    const sent = this.states.filter(
+      (s) =>
+        (s.scanner === undefined && ENGINE_TYPES.includes(s.entry.resolvedVersion.config.type)) ||
+        !(this.known(s) instanceof Error),
     );
     if (sent.length === 0) return this.scan(text, base);
     const result = await this.runner(jobOf(sent, text, this.budget));
