@@ -182,3 +182,53 @@ describe('DirectionGuard across windows', () => {
     expect(guard.summary().results[0].message).toMatch(/scan budget of 5 ms/);
   });
 });
+
+describe('DirectionGuard on a scan runner', () => {
+  const strip = (r: ReturnType<DirectionGuard['summary']>) =>
+    r.results.map(({ startedDate, completedDate, ...rest }) => rest);
+  // What a scan worker runs, with a compile cache of its own.
+  const runner = async (job: ScanJob) =>
+    runScanJob(job, (ref) => new CompiledScannerCache().get(ref), new ScanBudget(job.limitMs, job.spentMs));
+  const version = (id: string, config: Record<string, unknown>) => ({ ...guardrail({}).resolvedVersion, id, config });
+  const custom = guardrail({ id: 'c', type: 'custom', resolvedVersion: version('c', { type: 'custom', prompt: 'x' }) });
+  // Saved under older limits: an engine type whose config no longer compiles.
+  const broken = guardrail({ id: 'b', resolvedVersion: version('b', { type: 'regex', pattern: 'a*' }) });
+
+  it('compiles no engine scanner in this thread for a whole-text check', async () => {
+    const entries = [
+      guardrail({ mode: 'redact' }),
+      guardrail({ id: 'g2', resolvedVersion: version('v2', { type: 'pii' }) }),
+      custom,
+    ];
+    const compiledHere: string[] = [];
+    const counting = (g: RuntimeGuardrail) => {
+      compiledHere.push(g.id);
+      return compiledGuardrail(g);
+    };
+    const guard = new DirectionGuard(entries, counting, 'request', true, new ScanBudget(1000), runner);
+    const inline = new DirectionGuard(entries, compiledGuardrail, 'request', true, new ScanBudget(1000));
+    const text = 'pw hunter2, mail jane@example.com';
+    expect(await guard.check(text)).toEqual(inline.scan(text));
+    expect(strip(guard.summary())).toEqual(strip(inline.summary()));
+    // Only the custom entry, which fails before any RE2 program, to record why it did not run.
+    expect(compiledHere).toEqual(['c']);
+  });
+
+  it('records a scanner whose config fails to compile on the runner as not run, as a scan here does', async () => {
+    for (const entries of [[broken], [broken, guardrail({ mode: 'audit' })], [custom, broken]]) {
+      for (const enforce of [true, false]) {
+        const inline = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(1000));
+        const guard = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(1000), runner);
+        const text = 'hunter2 aaa';
+        expect(await guard.check(text)).toEqual(inline.scan(text));
+        const [here, there] = [inline.summary(), guard.summary()];
+        expect({ ...there, results: strip(there) }).toEqual({ ...here, results: strip(here) });
+        expect(there.results.find((r) => r.scannerId === 'b')).toMatchObject({
+          outcome: 'passed',
+          message: expect.stringMatching(/^not run: /),
+        });
+        expect(guard.active).toBe(inline.active);
+      }
+    }
+  });
+});

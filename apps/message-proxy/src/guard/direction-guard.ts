@@ -4,6 +4,7 @@ import {
   aggregateOutcome,
   createStreamScanner,
   ScanDeadline,
+  SCANNER_TYPES,
   ScanLimitError,
   type ScanMatch,
   type Scanner,
@@ -81,6 +82,9 @@ export class ScanBudget {
 /** Runs a scan job elsewhere (ScanPool) and resolves with its result. */
 export type ScanRunner = (job: ScanJob) => Promise<ScanJobResult>;
 
+/** Config types the engines run; any other (`custom`) fails to compile at once, before any RE2 program. */
+const ENGINE_TYPES: readonly unknown[] = SCANNER_TYPES.filter((t) => t !== 'custom');
+
 function jobOf(live: readonly EntryState[], text: string, budget: ScanBudget): ScanJob {
   const scanners = live.map(({ entry }) => ({
     id: entry.id,
@@ -100,7 +104,12 @@ export interface GuardStream {
 
 interface EntryState {
   entry: RuntimeGuardrail;
-  scanner: Scanner | Error;
+  /**
+   * The scanner compiled in this thread, or why the entry cannot run (a `custom` type, a config that
+   * does not compile); `'runner'` once it ran on the scan runner, which compiles on its own thread.
+   * Unset until a scan needs it.
+   */
+  scanner?: Scanner | Error | 'runner';
   matches: Map<string, ScanMatch>;
   failed: boolean;
   overLimit?: string;
@@ -121,7 +130,7 @@ export class DirectionGuard {
 
   constructor(
     guardrails: readonly RuntimeGuardrail[],
-    compiled: (g: RuntimeGuardrail) => Scanner | Error,
+    private readonly compiled: (g: RuntimeGuardrail) => Scanner | Error,
     readonly direction: ScanDirection,
     readonly enforcing: boolean,
     private readonly budget: ScanBudget,
@@ -129,12 +138,15 @@ export class DirectionGuard {
   ) {
     this.states = guardrails
       .filter((g) => g.enabled && (g.direction === 'both' || g.direction === direction))
-      .map((entry) => ({ entry, scanner: compiled(entry), matches: new Map(), failed: false }));
+      .map((entry) => ({ entry, matches: new Map(), failed: false }));
   }
 
-  /** True when at least one entry applies to this direction: otherwise nothing needs scanning or holding back. */
+  /**
+   * True when at least one entry applies to this direction and can run: otherwise nothing needs
+   * scanning or holding back. Compiles the entries in this thread (for `scan` or `stream`).
+   */
   get active(): boolean {
-    return this.states.some((s) => !(s.scanner instanceof Error));
+    return this.states.some((s) => !(this.known(s) instanceof Error));
   }
 
   /** Scans `text`, which starts at offset `base` of the whole, in this thread. */
@@ -150,17 +162,31 @@ export class DirectionGuard {
   /**
    * Scans `text` as `scan` does, on the scan runner when there is one (ScanPool: other threads,
    * each tenant taking its turn), so a costly scan holds up neither this event loop nor other
-   * tenants' scans.
+   * tenants' scans. On a runner, the entries compile on its thread, not this one.
    */
   async check(text: string, base = 0): Promise<WindowVerdict> {
-    const live = this.live();
-    if (!this.runner || live.length === 0) return this.scan(text, base);
-    const result = await this.runner(jobOf(live, text, this.budget));
+    if (!this.runner) return this.scan(text, base);
+    // An engine type is compiled by the runner only; one that fails there comes back as not run.
+    const sent = this.states.filter(
+      (s) =>
+        (s.scanner === undefined && ENGINE_TYPES.includes(s.entry.resolvedVersion.config.type)) ||
+        !(this.known(s) instanceof Error),
+    );
+    if (sent.length === 0) return this.scan(text, base);
+    const result = await this.runner(jobOf(sent, text, this.budget));
     this.budget.charge(result.spentMs);
-    return this.apply(live, result, base);
+    return this.apply(sent, result, base);
   }
 
+  /** Whatever is known of the entry's scanner, compiling it in this thread if nothing is. */
+  private known(s: EntryState): Scanner | Error | 'runner' {
+    return (s.scanner ??= this.compiled(s.entry));
+  }
+
+  /** The entries that can run, compiled in this thread. */
   private live(): (EntryState & { scanner: Scanner })[] {
+    for (const s of this.states)
+      if (s.scanner === undefined || s.scanner === 'runner') s.scanner = this.compiled(s.entry);
     return this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
   }
 
@@ -169,6 +195,12 @@ export class DirectionGuard {
     let overLimit = false;
     result.scanners.forEach((o, i) => {
       const s = live[i];
+      if ('notRun' in o) {
+        // As if it had failed to compile here: not run, recorded so, no effect on the verdict.
+        s.scanner = new Error(o.notRun);
+        return;
+      }
+      s.scanner ??= 'runner';
       s.startedAt ??= o.startedAt;
       s.completedAt = o.completedAt;
       if ('overLimit' in o) {
@@ -195,7 +227,7 @@ export class DirectionGuard {
    * of everything pushed. Findings are merged here as a whole-text scan's would be.
    */
   stream(cap: number): GuardStream {
-    const live = this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
+    const live = this.live();
     const started = Date.now();
     for (const s of live) s.startedAt ??= started;
     let scanner: StreamScanner | undefined = createStreamScanner(
@@ -258,7 +290,7 @@ export class DirectionGuard {
   summary(): GuardSummary {
     const now = new Date().toISOString();
     const scans = this.states.flatMap((s) =>
-      s.scanner instanceof Error || s.overLimit
+      this.known(s) instanceof Error || s.overLimit
         ? []
         : [
             {
@@ -285,14 +317,17 @@ export class DirectionGuard {
       outcome = scans.some((s) => s.result.outcome === 'failed') || overLimit ? 'flagged' : 'cleared';
     else if (overLimit) outcome = 'blocked';
     const results = this.states.map((s): ScannerResultRecord => {
-      if (s.scanner instanceof Error)
-        return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${s.scanner.message}`, now, now);
+      const scanner = this.known(s);
+      if (scanner instanceof Error)
+        return record(s.entry, this.direction, 'passed', s.entry.type, [], `not run: ${scanner.message}`, now, now);
+      // A scanner's type is its config's (what compileScanner builds for it).
+      const type = scanner === 'runner' ? String(s.entry.resolvedVersion.config.type) : scanner.type;
       if (s.overLimit)
         return record(
           s.entry,
           this.direction,
           'failed',
-          s.scanner.type,
+          type,
           [],
           `scan limit exceeded: ${s.overLimit}`,
           iso(s.startedAt) ?? now,
@@ -304,7 +339,7 @@ export class DirectionGuard {
         s.entry,
         this.direction,
         s.failed ? 'failed' : 'passed',
-        s.scanner.type,
+        type,
         matches,
         msg,
         iso(s.startedAt) ?? now,

@@ -1,24 +1,33 @@
 import { canonicalize, ScanLimitError, type ScanMatch, type Scanner } from '@bastion/guardrails';
 import type { ScanBudget } from './direction-guard';
 
-/** A compiled scanner's identity: what the compile cache keys it by, enough for another thread to compile it too. */
-export interface ScannerRef {
+/** A scanner version's identity: its scanner's id and its version's id (a version's config never changes). */
+export interface ScannerKey {
   id: string;
   version: string;
+}
+
+/** A scanner version with its config: what the compile cache keys it by, enough for another thread to compile it too. */
+export interface ScannerRef extends ScannerKey {
   config: Record<string, unknown>;
 }
 
 /** One text to scan with several scanners, within what is left of an exchange's scan budget. */
-export interface ScanJob {
-  scanners: ScannerRef[];
+export interface ScanJob<S extends ScannerKey = ScannerRef> {
+  scanners: S[];
   text: string;
   /** The exchange's scan budget (ms) and how much of it was spent before this job. */
   limitMs: number;
   spentMs: number;
 }
 
-/** Per scanner: its matches, or the limit it ran into; with when it started and ended (ms since the epoch). */
-export type ScannerOutcome = ({ failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string }) & {
+/**
+ * Per scanner: its matches, the limit it ran into, or why it could not run (its config does not
+ * compile); with when it started and ended (ms since the epoch).
+ */
+export type ScannerOutcome = (
+  { failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string } | { notRun: string }
+) & {
   startedAt: number;
   completedAt: number;
 };
@@ -44,8 +53,7 @@ export function runScanJob(
   const scanners = job.scanners.map((ref, index): ScannerOutcome => {
     const startedAt = Date.now();
     const scanner = compiled(ref, index);
-    if (scanner instanceof Error)
-      return { overLimit: `not run: ${scanner.message}`, startedAt, completedAt: startedAt };
+    if (scanner instanceof Error) return { notRun: scanner.message, startedAt, completedAt: startedAt };
     if (budget.exhausted)
       return {
         overLimit: `the request's scan budget of ${budget.limitMs} ms is spent`,
@@ -64,4 +72,20 @@ export function runScanJob(
     }
   });
   return { scanners, spentMs: budget.spent - before };
+}
+
+/** What ScanPool posts to a scan worker: the job's scanners by key, with the configs the worker may not have yet. */
+export interface ScanRequest {
+  id: number;
+  job: ScanJob<ScannerKey>;
+  configs: ScannerRef[];
+}
+
+/** A scan worker's answer: the result, the keys (scannerKey) of configs it does not have, or an error. */
+export type ScanReply = { id: number } & (
+  { result: ScanJobResult; cpuMs?: number } | { need: string[] } | { error: string }
+);
+
+export function scannerKey(s: ScannerKey): string {
+  return `${s.id}\u0000${s.version}`;
 }

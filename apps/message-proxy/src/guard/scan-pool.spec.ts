@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ScanJob } from './scan-job';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { CompiledScannerCache } from '@bastion/guardrails';
+import { ScanBudget } from './direction-guard';
+import { runScanJob, type ScanJob, type ScanJobResult, type ScanRequest } from './scan-job';
 import { ScanPool } from './scan-pool';
 
 // The pool is what is tested here, so its workers run a stand-in script (plain JavaScript, which a
@@ -13,8 +16,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 const os = require('node:os');
 if (workerData.nice > 0) os.setPriority(0, workerData.nice);
 const cpu = () => { const u = process.threadCpuUsage(); return (u.user + u.system) / 1000; };
-parentPort.on('message', ({ id, job }) => {
+parentPort.on('message', ({ id, job, configs }) => {
   if (job.text === 'die') process.exit(3);
+  // As a worker that dropped its configs: it asks for them, then runs the job sent again with them.
+  if (job.text === 'forgot') {
+    if (configs.length < job.scanners.length) return parentPort.postMessage({ id, need: ['?'] });
+    return parentPort.postMessage({ id, result: { scanners: [], spentMs: configs.length } });
+  }
   const before = cpu();
   const [, sleep, busy] = /^(?:sleep:(\\d+)|(\\d+))$/.exec(job.text);
   if (sleep) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(sleep));
@@ -27,6 +35,25 @@ parentPort.on('message', ({ id, job }) => {
 
 const job = (text: string): ScanJob => ({ scanners: [], text, limitMs: 1000, spentMs: 0 });
 
+// The real scan worker, run from these TypeScript sources as jest runs them: swc compiles each file
+// as it is required, and @bastion/* resolves to each lib's sources.
+const ROOT = resolve(__dirname, '../../../..');
+const FROM_SOURCES = `
+const fs = require('node:fs');
+const Module = require('node:module');
+const { transformSync } = require(${JSON.stringify(join(ROOT, 'node_modules/@swc/core'))});
+const options = require(${JSON.stringify(join(ROOT, 'scripts/swc-options'))});
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const lib = request.startsWith('@bastion/') && request.slice('@bastion/'.length);
+  return resolve.call(this, lib ? ${JSON.stringify(ROOT)} + '/libs/' + lib + '/src/index.ts' : request, ...rest);
+};
+Module._extensions['.ts'] = (module, filename) => {
+  module._compile(transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename }).code, filename);
+};
+require(${JSON.stringify(join(__dirname, 'scan-worker.ts'))});
+`;
+
 describe('ScanPool', () => {
   let dir: string;
   let pool: ScanPool;
@@ -34,6 +61,7 @@ describe('ScanPool', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'scan-pool-'));
     writeFileSync(join(dir, 'stand-in.js'), STAND_IN);
+    writeFileSync(join(dir, 'from-sources.js'), FROM_SOURCES);
   });
   afterEach(() => pool?.close());
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,5 +127,68 @@ describe('ScanPool', () => {
     // A scan that took long without costing CPU (a busy machine) does not mark its tenant.
     expect(await niceOf('waits', 'sleep:80')).toBe(0);
     expect(await niceOf('waits', '1')).toBe(0);
+  });
+
+  it('resends a job with all its configs to a worker that dropped some', async () => {
+    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    const scanners = [
+      { id: 'a', version: '1', config: { type: 'pii' } },
+      { id: 'b', version: '1', config: { type: 'secrets' } },
+    ];
+    await pool.run('t', { ...job('0'), scanners });
+    // The stand-in answers with how many configs it was sent.
+    await expect(pool.run('t', { ...job('forgot'), scanners })).resolves.toMatchObject({ spentMs: 2 });
+  });
+
+  describe('with the real scan worker', () => {
+    const scanners = [
+      { id: 'words', version: '1', config: { type: 'regex', patterns: ['hunter\\d', 'sword\\w+'] } },
+      { id: 'pii', version: '2', config: { type: 'pii' } },
+      { id: 'custom', version: '3', config: { type: 'custom', prompt: 'judge' } },
+    ];
+    const text = 'pw hunter2 or swordfish, mail jane@example.com';
+    const scan = (): ScanJob => ({ scanners, text, limitMs: 5000, spentMs: 0 });
+    const inline = (j: ScanJob) =>
+      runScanJob(j, (ref) => new CompiledScannerCache().get(ref), new ScanBudget(j.limitMs, j.spentMs));
+    const outcomes = (r: ScanJobResult) => r.scanners.map(({ startedAt, completedAt, ...o }) => o);
+    let posted: jest.SpyInstance;
+
+    beforeEach(() => {
+      posted = jest.spyOn(Worker.prototype, 'postMessage');
+    });
+    afterEach(() => posted.mockRestore());
+    const configsSent = () => posted.mock.calls.map(([req]) => (req as ScanRequest).configs.map((c) => c.id));
+
+    it("sends a scanner version's config to a worker once, and scans as an inline scan does", async () => {
+      pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'from-sources.js') });
+      const first = await pool.run('t', scan());
+      const second = await pool.run('t', scan());
+      expect(outcomes(first)).toEqual(outcomes(inline(scan())));
+      expect(outcomes(second)).toEqual(outcomes(first));
+      expect(outcomes(first)[0]).toMatchObject({ failed: true });
+      expect(outcomes(first)[2]).toMatchObject({ notRun: expect.stringContaining('custom') });
+      expect(configsSent()).toEqual([['words', 'pii', 'custom'], []]);
+      // The second job named its scanners only.
+      expect(JSON.stringify(posted.mock.calls[1][0])).not.toContain('patterns');
+      // Another config under the same ids is sent, and scanned with.
+      const changed = [{ ...scanners[0], config: { type: 'regex', pattern: 'jane' } }, ...scanners.slice(1)];
+      const third = await pool.run('t', { ...scan(), scanners: changed });
+      expect(configsSent()[2]).toEqual(['words']);
+      expect(outcomes(third)[0]).toEqual(outcomes(inline({ ...scan(), scanners: changed }))[0]);
+    });
+
+    it('sends the configs again to a worker that replaced one that died', async () => {
+      pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'from-sources.js') });
+      await pool.run('t', scan());
+      await (posted.mock.contexts[0] as Worker).terminate();
+      await new Promise((r) => setImmediate(r));
+      const again = await pool.run('t', scan());
+      expect(configsSent()).toEqual([
+        ['words', 'pii', 'custom'],
+        ['words', 'pii', 'custom'],
+      ]);
+      expect(posted.mock.contexts[1]).not.toBe(posted.mock.contexts[0]);
+      expect(outcomes(again)).toEqual(outcomes(inline(scan())));
+    });
   });
 });

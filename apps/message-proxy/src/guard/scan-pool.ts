@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DomainError, ErrorCode } from '@bastion/contracts';
+import { COMPILE_CACHE_SIZE } from '@bastion/guardrails';
 import { FairQueue } from './fair-queue';
-import type { ScanJob, ScanJobResult } from './scan-job';
+import { scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
 
 /** Nest token of the process's ScanPool (null when scans run on the event loop). */
 export const SCAN_POOL = Symbol('SCAN_POOL');
@@ -39,6 +40,8 @@ interface Task {
   job: ScanJob;
   resolve(result: ScanJobResult): void;
   reject(err: Error): void;
+  /** Sent again with all its configs (the worker had dropped some). */
+  resent?: boolean;
 }
 
 interface Slot {
@@ -47,6 +50,8 @@ interface Slot {
   id: number;
   /** Runs at the process's priority: kept for tenants whose scans are quick. */
   prompt: boolean;
+  /** The config this worker was sent per scanner version (by scannerKey). */
+  sent: Map<string, object>;
 }
 
 /**
@@ -57,6 +62,10 @@ interface Slot {
  * always left for others; a costly tenant with `maxWaiting` scans waiting has the next refused. Workers
  * but the first run at a lower CPU priority, and a tenant whose scans were costly lately runs only
  * there: its scanning then takes the CPU that answering requests leaves. A worker that dies fails its job (which fails closed) and is replaced.
+ *
+ * A job names its scanners by key and carries only the configs its worker was not sent before:
+ * copying a project's every config to another thread per scan costs the event loop milliseconds.
+ * A worker that dropped a config asks for it, and gets the job again with all its configs.
  */
 export class ScanPool {
   private readonly slots: Slot[] = [];
@@ -108,16 +117,22 @@ export class ScanPool {
 
   private spawn(prompt: boolean): Slot {
     const worker = new Worker(this.script, { workerData: { nice: prompt ? 0 : this.options.nice } });
-    const slot: Slot = { worker, id: -1, prompt };
-    worker.on('message', (msg: { id: number; result?: ScanJobResult; cpuMs?: number; error?: string }) => {
+    const slot: Slot = { worker, id: -1, prompt, sent: new Map() };
+    worker.on('message', (msg: ScanReply) => {
       const task = slot.task;
       if (!task || msg.id !== slot.id) return;
-      const cost = msg.cpuMs ?? msg.result?.spentMs ?? 0;
+      if ('need' in msg && !task.resent) {
+        task.resent = true;
+        this.post(slot, task);
+        return;
+      }
+      const result = 'result' in msg ? msg.result : undefined;
+      const cost = ('cpuMs' in msg ? msg.cpuMs : undefined) ?? result?.spentMs ?? 0;
       if (cost > (this.options.heavyMs ?? 50))
         this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
       this.free(slot);
-      if (msg.result) task.resolve(msg.result);
-      else task.reject(new Error(`scan worker: ${msg.error}`));
+      if (result) task.resolve(result);
+      else task.reject(new Error(`scan worker: ${'error' in msg ? msg.error : 'configs missing after a resend'}`));
     });
     worker.on('error', (err) => this.lost(slot, err));
     worker.on('exit', (code) => this.lost(slot, new Error(`scan worker exited (${code})`)));
@@ -168,7 +183,26 @@ export class ScanPool {
       this.busy.set(task.tenant, (this.busy.get(task.tenant) ?? 0) + 1);
       slot.task = task;
       slot.id = this.nextId++;
-      slot.worker.postMessage({ id: slot.id, job: task.job });
+      this.post(slot, task);
     }
+  }
+
+  /** Posts the task's job with the configs its worker was not sent (all of them on a resend). */
+  private post(slot: Slot, task: Task): void {
+    const { scanners, ...rest } = task.job;
+    const configs = scanners.filter((ref) => {
+      const key = scannerKey(ref);
+      if (!task.resent && slot.sent.get(key) === ref.config) return false;
+      // Past what a worker keeps, start over: the worker asks for what it dropped anyway.
+      if (slot.sent.size >= COMPILE_CACHE_SIZE) slot.sent.clear();
+      slot.sent.set(key, ref.config);
+      return true;
+    });
+    const request: ScanRequest = {
+      id: slot.id,
+      job: { ...rest, scanners: scanners.map(({ id, version }) => ({ id, version })) },
+      configs,
+    };
+    slot.worker.postMessage(request);
   }
 }

@@ -2,11 +2,13 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
-import { runScanJob, type ScanJob } from './scan-job';
+import { runScanJob, type ScanReply, type ScanRequest } from './scan-job';
+import { ScannerConfigs } from './scanner-configs';
 
 /**
  * A scan worker (see ScanPool): runs the scan jobs it is sent, one at a time, with its own compile
- * cache. On Linux a thread has its own nice value, so `workerData.nice` lowers this thread's CPU
+ * cache. A job names its scanners by key; the worker keeps the configs it was sent and asks for any
+ * it no longer has (`need`), which the pool then sends with the job again. On Linux a thread has its own nice value, so `workerData.nice` lowers this thread's CPU
  * priority and no other thread's.
  */
 const nice = Number((workerData as { nice?: number } | undefined)?.nice ?? 0);
@@ -24,18 +26,23 @@ function threadCpuMs(): number | undefined {
   return usage ? (usage.user + usage.system) / 1000 : undefined;
 }
 
-parentPort?.on('message', ({ id, job }: { id: number; job: ScanJob }) => {
+const configs = new ScannerConfigs();
+const reply = (msg: ScanReply) => parentPort?.postMessage(msg);
+
+parentPort?.on('message', ({ id, job, configs: sent }: ScanRequest) => {
   try {
     const before = threadCpuMs();
-    const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), new ScanBudget(job.limitMs, job.spentMs));
+    const scanners = configs.resolve(job, sent);
+    if (!Array.isArray(scanners)) return reply({ id, need: scanners.missing });
+    const result = runScanJob(
+      { ...job, scanners },
+      (ref) => sharedScannerCache.get(ref),
+      new ScanBudget(job.limitMs, job.spentMs),
+    );
     const after = threadCpuMs();
     // What the job cost this thread, not the time it took: on a busy machine a quick scan may wait.
-    parentPort?.postMessage({
-      id,
-      result,
-      cpuMs: before === undefined || after === undefined ? undefined : after - before,
-    });
+    reply({ id, result, cpuMs: before === undefined || after === undefined ? undefined : after - before });
   } catch (err) {
-    parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+    reply({ id, error: err instanceof Error ? err.message : String(err) });
   }
 });

@@ -65,7 +65,7 @@ export class PromptApiService {
     const exchange = await this.context.open(principal, null, body.project);
     const direction = body.scanDirection ?? 'request';
     const guard = exchange.guard(direction);
-    const verdict = guard.active ? await guard.check(body.input) : { blocked: false, redactions: [] };
+    const verdict = await guard.check(body.input);
     const summary: GuardSummary = guard.summary();
     let outcome = summary.outcome;
     if (body.flagOnly && outcome === 'blocked')

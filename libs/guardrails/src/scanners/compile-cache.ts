@@ -21,11 +21,14 @@ export const COMPILE_CACHE_SIZE = 2_000;
  * A failed compile is cached too (as its Error), so a config that cannot compile costs its compile
  * once, not once per request.
  *
- * The config's JSON is part of the key: a version's config never changes, but if a caller ever
- * passes a different config under the same ids it gets that config compiled, not a stale one.
+ * A version's config never changes, but if a caller ever passes a different config under the same
+ * ids it gets that config compiled (in place of the other), not a stale one: an entry keeps its
+ * config's JSON, compared on every hit. The JSON is computed once per config object (a config is
+ * not changed once loaded), not per lookup: for a large config it costs more than the lookup itself.
  */
 export class CompiledScannerCache {
-  private readonly entries = new Map<string, Scanner | Error>();
+  private readonly entries = new Map<string, { json: string; compiled: Scanner | Error }>();
+  private readonly json = new WeakMap<object, string>();
   private compiles = 0;
 
   constructor(
@@ -36,13 +39,14 @@ export class CompiledScannerCache {
 
   /** The compiled scanner, or the Error saying why it cannot run (a `custom` type, an invalid config). */
   get(ref: ScannerVersionRef): Scanner | Error {
-    const key = `${ref.id}\u0000${ref.version}\u0000${JSON.stringify(ref.config)}`;
+    const key = `${ref.id}\u0000${ref.version}`;
+    const json = this.jsonOf(ref.config);
     const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Re-insert: a Map iterates in insertion order, so the first key is the least recently used.
-      this.entries.delete(key);
+    // Re-inserted either way: a Map iterates in insertion order, so the first key is the least recently used.
+    this.entries.delete(key);
+    if (hit !== undefined && hit.json === json) {
       this.entries.set(key, hit);
-      return hit;
+      return hit.compiled;
     }
     let compiled: Scanner | Error;
     this.compiles++;
@@ -52,8 +56,17 @@ export class CompiledScannerCache {
       compiled = err instanceof Error ? err : new Error(String(err));
     }
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, compiled);
+    this.entries.set(key, { json, compiled });
     return compiled;
+  }
+
+  private jsonOf(config: object): string {
+    let json = this.json.get(config);
+    if (json === undefined) {
+      json = JSON.stringify(config);
+      this.json.set(config, json);
+    }
+    return json;
   }
 
   /** How many compiles this cache has run (for tests and metrics). */
