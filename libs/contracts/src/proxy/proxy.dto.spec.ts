@@ -7,7 +7,7 @@ const command = (cancelSubject?: string) =>
   plainToInstance(MessagesCommand, {
     principal: { sub: 'u', tenant: 't', roles: ['member'] },
     provider: 'claude',
-    body: {},
+    rawBody: '{}',
     headers: {},
     cancelSubject,
   });
