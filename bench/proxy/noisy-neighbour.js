@@ -36,7 +36,8 @@ function post(agent, url, headers, body, scheduled) {
       { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - scheduled }));
+        const timing = res.headers['server-timing'];
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - scheduled, timing }));
         res.on('error', () => resolve({ status: 0, ms: performance.now() - scheduled }));
       },
     );
@@ -61,6 +62,7 @@ async function openLoop(agent, target, body, rps, seconds) {
   const results = await Promise.all(pending);
   return {
     ms: results.map((r) => r.ms),
+    timings: results.map((r) => ({ ms: r.ms, phases: phasesOf(r.timing) })),
     failed: results.filter((r) => r.status !== 200).length,
     load: os.loadavg()[0],
   };
@@ -83,6 +85,37 @@ async function loopDelay(url) {
 /** The event-loop delay of the apps B's requests go through (gateway, message proxy), since the last call. */
 async function loopDelays(ours) {
   return { gateway: await loopDelay(ours.ops.gateway), proxy: await loopDelay(ours.ops['message-proxy']) };
+}
+
+/** `auth;dur=0.4, rpc;dur=1.2` as { auth: 0.4, rpc: 1.2 }. */
+function phasesOf(header) {
+  const out = {};
+  for (const part of String(header ?? '').split(',')) {
+    const m = /^\s*([a-z]+);dur=([0-9.]+)/.exec(part);
+    if (m) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/**
+ * Where the slowest 2% of requests spent their time: the mean of each Server-Timing phase, and
+ * `outside` = what the client measured less the phases (waiting to be sent, read and answered).
+ */
+function slowestPhases(runs) {
+  const all = runs.flatMap((r) => r.timings).sort((a, b) => b.ms - a.ms);
+  const slow = all.slice(0, Math.max(1, Math.ceil(all.length * 0.02)));
+  const sums = {};
+  for (const t of slow) {
+    let inside = 0;
+    for (const [k, v] of Object.entries(t.phases)) {
+      sums[k] = (sums[k] ?? 0) + v;
+      inside += v;
+    }
+    sums.outside = (sums.outside ?? 0) + Math.max(0, t.ms - inside);
+  }
+  return Object.entries(sums)
+    .map(([k, v]) => `${k} ${f(v / slow.length)}`)
+    .join(', ');
 }
 
 /** Latency figures of several open-loop runs pooled, and each run's p99. */
@@ -246,6 +279,9 @@ async function noisyNeighbour({
           .padEnd(22)} ${r.loads.map((x) => f(x)).join(' ')}`,
       );
     }
+    log(
+      `slowest 2% of B, mean ms per phase (Server-Timing; outside = the rest of what the client saw): alone: ${slowestPhases(aloneRuns)}; while A runs: ${slowestPhases(togetherRuns)}`,
+    );
     const delays = (xs, app) => xs.map((d) => `${f(d[app].max, 0)}/${f(d[app].p99, 0)}`).join(' ');
     for (const app of ['gateway', 'proxy']) {
       log(

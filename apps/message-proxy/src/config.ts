@@ -66,6 +66,20 @@ export class ProxyConfig extends PlatformConfig {
   SCAN_WORKER_NICE = 10;
 
   /**
+   * A tenant's share of the scan workers' CPU on this replica: its scans may cost on average this
+   * many ms of CPU per second (0: no cap), saving up at most SCAN_CPU_BURST_MS. A tenant over it
+   * waits (its requests queue) until it is back under, so one tenant's costly scanners cannot take
+   * the CPU that other tenants' requests need.
+   */
+  @IsInt()
+  @Min(0)
+  SCAN_CPU_MS_PER_SECOND_PER_TENANT = 500;
+
+  @IsInt()
+  @Min(0)
+  SCAN_CPU_BURST_MS = 2000;
+
+  /**
    * How long an answer may wait for its prompt record to be acknowledged by JetStream (ms), through
    * a NATS blip; past it the answer is a 503. Below the gateway's RPC timeout.
    */

@@ -129,6 +129,31 @@ describe('ScanPool', () => {
     expect(await niceOf('waits', '1')).toBe(0);
   });
 
+  it("holds a tenant to its share of the workers' CPU, and only that tenant", async () => {
+    pool = new ScanPool({
+      workers: 2,
+      perTenant: 2,
+      maxWaiting: 10,
+      nice: 0,
+      script: join(dir, 'stand-in.js'),
+      cpuMsPerSecond: 200,
+      cpuBurstMs: 100,
+    });
+    const started = performance.now();
+    // 100 ms of burst, then in debt: 60 ms more of CPU at 200 ms a second waits about 300 ms.
+    await pool.run('noisy', job('160'));
+    const paid = pool.run('noisy', job('1')).then(() => performance.now() - started);
+    const quiet = pool.run('quiet', job('1')).then(() => performance.now() - started);
+    const [noisyAt, quietAt] = await Promise.all([paid, quiet]);
+    expect(quietAt).toBeLessThan(noisyAt);
+    expect(noisyAt).toBeGreaterThanOrEqual(160 + 250);
+    // Once paid back, the tenant runs at once again.
+    await new Promise((r) => setTimeout(r, 600));
+    const at = performance.now();
+    await pool.run('noisy', job('1'));
+    expect(performance.now() - at).toBeLessThan(150);
+  });
+
   it('resends a job with all its configs to a worker that dropped some', async () => {
     pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
     const scanners = [

@@ -31,6 +31,13 @@ export interface ScanPoolOptions {
    */
   heavyMs?: number;
   heavyForMs?: number;
+  /**
+   * A tenant's share of the workers' CPU: its scans may cost on average this many ms of CPU per
+   * second (0: no cap), with `cpuBurstMs` saved up at most. A tenant in debt waits, its scans
+   * queued, until the debt is paid back at that rate. Scans cost what the workers measured.
+   */
+  cpuMsPerSecond?: number;
+  cpuBurstMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -73,6 +80,9 @@ export class ScanPool {
   private readonly busy = new Map<string, number>();
   /** Tenants whose recent scans were costly, until when (ms since the epoch). */
   private readonly heavyUntil = new Map<string, number>();
+  /** Each tenant's CPU balance (ms; negative: in debt), as of `at` (ms since the epoch). */
+  private readonly credit = new Map<string, { balance: number; at: number }>();
+  private wakeUp?: NodeJS.Timeout;
   private readonly script: string;
   private nextId = 0;
   private closed = false;
@@ -111,6 +121,7 @@ export class ScanPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.wakeUp);
     for (const task of this.queue.drain()) task.reject(new Error('the scan pool is closed'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
@@ -130,6 +141,7 @@ export class ScanPool {
       const cost = ('cpuMs' in msg ? msg.cpuMs : undefined) ?? result?.spentMs ?? 0;
       if (cost > (this.options.heavyMs ?? 50))
         this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+      this.charge(task.tenant, cost);
       this.free(slot);
       if (result) task.resolve(result);
       else task.reject(new Error(`scan worker: ${'error' in msg ? msg.error : 'configs missing after a resend'}`));
@@ -169,6 +181,49 @@ export class ScanPool {
     return false;
   }
 
+  /** The tenant's CPU balance now: what it had, plus what the rate gave back since, up to the burst. */
+  private balance(tenant: string, now = Date.now()): number {
+    const rate = this.options.cpuMsPerSecond ?? 0;
+    const c = this.credit.get(tenant);
+    if (!c) return Infinity;
+    const balance = Math.min(this.options.cpuBurstMs ?? rate, c.balance + ((now - c.at) * rate) / 1000);
+    if (balance >= (this.options.cpuBurstMs ?? rate)) {
+      this.credit.delete(tenant);
+      return Infinity;
+    }
+    return balance;
+  }
+
+  private charge(tenant: string, costMs: number): void {
+    const rate = this.options.cpuMsPerSecond ?? 0;
+    if (rate <= 0) return;
+    const now = Date.now();
+    const balance = this.balance(tenant, now);
+    const start = Number.isFinite(balance) ? balance : (this.options.cpuBurstMs ?? rate);
+    this.credit.set(tenant, { balance: start - costMs, at: now });
+  }
+
+  /** When scans wait only for tenants in debt, dispatch again once the first of them is out of it. */
+  private wakeWhenPaid(): void {
+    const rate = this.options.cpuMsPerSecond ?? 0;
+    if (rate <= 0 || this.wakeUp || this.queue.size === 0) return;
+    let soonest = Infinity;
+    const now = Date.now();
+    for (const tenant of this.credit.keys()) {
+      const b = this.balance(tenant, now);
+      if (b <= 0 && this.queue.count(tenant) > 0) soonest = Math.min(soonest, (-b * 1000) / rate);
+    }
+    if (!Number.isFinite(soonest)) return;
+    this.wakeUp = setTimeout(
+      () => {
+        this.wakeUp = undefined;
+        this.dispatch();
+      },
+      Math.max(1, Math.ceil(soonest)),
+    );
+    this.wakeUp.unref();
+  }
+
   private dispatch(): void {
     const lowered = this.slots.some((s) => !s.prompt) && this.options.nice > 0;
     for (const slot of this.slots) {
@@ -176,7 +231,8 @@ export class ScanPool {
       const next = this.queue.next(
         (tenant) =>
           (this.busy.get(tenant) ?? 0) < Math.max(1, this.options.perTenant) &&
-          !(slot.prompt && lowered && this.heavy(tenant)),
+          !(slot.prompt && lowered && this.heavy(tenant)) &&
+          this.balance(tenant) > 0,
       );
       if (!next) continue;
       const task = next.item;
@@ -185,6 +241,7 @@ export class ScanPool {
       slot.id = this.nextId++;
       this.post(slot, task);
     }
+    this.wakeWhenPaid();
   }
 
   /** Posts the task's job with the configs its worker was not sent (all of them on a resend). */
