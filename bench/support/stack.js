@@ -226,7 +226,12 @@ async function startOurs(extraEnv = {}) {
       ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`]
       : [];
     const traceGc = process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [];
-    start(app, 'ours', [process.execPath, ...profile, ...traceGc, main], { ...env, HEALTH_PORT: String(ops[app]) });
+    // Node or V8 flags for every app (some, like --single-threaded-gc, are refused in NODE_OPTIONS).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    start(app, 'ours', [process.execPath, ...profile, ...traceGc, ...nodeArgs, main], {
+      ...env,
+      HEALTH_PORT: String(ops[app]),
+    });
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
   await waitFor('our stack', async () => (await statusOf(`${url}/readyz`)) === 200);
