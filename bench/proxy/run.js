@@ -431,6 +431,7 @@ async function main() {
           p99: seq.p99,
           failed,
           perProcess,
+          nats: t.group === 'ours' && cpu.nats ? cpu.nats : undefined,
         });
         const r = rows[rows.length - 1];
         process.stderr.write(
@@ -460,6 +461,16 @@ async function main() {
       console.log(
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`,
       );
+    }
+    const withNats = rows.filter((r) => r.nats);
+    if (withNats.length) {
+      console.log('\nNATS messages per request, into and out of our nats-server (its /varz), and KB:');
+      for (const r of withNats) {
+        const n = cfg.requests;
+        console.log(
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} in ${f(r.nats.inMsgs / n, 1)} (${f(r.nats.inBytes / n / 1024, 1)} KB), out ${f(r.nats.outMsgs / n, 1)} (${f(r.nats.outBytes / n / 1024, 1)} KB)`,
+        );
+      }
     }
 
     // After the loads, so every process is warm.

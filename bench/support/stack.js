@@ -43,6 +43,15 @@ function cpuTicks(pid) {
 /** CPU ticks per process name, Postgres backends of our database included. */
 async function snapshot(pg, dbName) {
   const out = new Map();
+  // Messages through our nats-server so far (its monitoring endpoint), beside the CPU.
+  if (natsMonitor) {
+    try {
+      const v = await (await fetch(`${natsMonitor}/varz`)).json();
+      out.nats = { inMsgs: v.in_msgs, outMsgs: v.out_msgs, inBytes: v.in_bytes, outBytes: v.out_bytes };
+    } catch {
+      // No figures this time.
+    }
+  }
   for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
   const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
   for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
@@ -76,7 +85,11 @@ function cpuBetween(before, after) {
     perProcess[key] = (perProcess[key] ?? 0) + ms;
     perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
   }
-  return { perProcess, perGroup };
+  const nats =
+    before.nats && after.nats
+      ? Object.fromEntries(Object.keys(after.nats).map((k) => [k, after.nats[k] - before.nats[k]]))
+      : undefined;
+  return { perProcess, perGroup, nats };
 }
 
 function start(name, group, args, env = {}, opts = {}) {
@@ -159,6 +172,8 @@ function adminDatabaseUrl() {
 async function startOurs(extraEnv = {}) {
   const adminUrl = adminDatabaseUrl();
   const natsPort = await freePort();
+  const monitorPort = await freePort();
+  natsMonitor = `http://127.0.0.1:${monitorPort}`;
   const natsDir = path.join(LOG_DIR, 'nats');
   // Authentication on, as deployed: a user per service with its permissions, development passwords.
   const { devNatsPasswords, natsServerAuthorization } = require(
@@ -176,6 +191,8 @@ async function startOurs(extraEnv = {}) {
     '127.0.0.1',
     '-p',
     String(natsPort),
+    '-m',
+    String(monitorPort),
     '-sd',
     natsDir,
   ]);
@@ -245,6 +262,7 @@ async function startOurs(extraEnv = {}) {
   };
 }
 
+let natsMonitor; // our nats-server's monitoring address, once started
 let database; // { admin, dbName } once created, so a failed start is cleaned up too
 
 /** Stops every process started here, drops the stack's database and removes the logs (unless BENCH_KEEP_LOGS). */

@@ -91,7 +91,14 @@ export class NatsRpcClient {
     requestId: string,
     peerTimeoutMs = LONG_CALL_PEER_TIMEOUT_MS,
   ): Promise<R> {
-    for await (const frame of this.frames<LongCallFrame<R>>(contract.subject, payload, requestId, peerTimeoutMs)) {
+    // The service pings within LONG_CALL_PING_MS of taking the call, so silence means it is gone from the first frame on.
+    for await (const frame of this.frames<LongCallFrame<R>>(
+      contract.subject,
+      payload,
+      requestId,
+      peerTimeoutMs,
+      peerTimeoutMs,
+    )) {
       if ('reply' in frame) return frame.reply;
     }
     throw new DomainError(ErrorCode.INTERNAL, `${contract.subject} ended without a reply`);
@@ -102,6 +109,7 @@ export class NatsRpcClient {
     data: unknown,
     requestId: string,
     idleTimeoutMs: number,
+    firstTimeoutMs = this.timeoutMs,
   ): AsyncGenerator<T> {
     this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
@@ -110,7 +118,7 @@ export class NatsRpcClient {
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
     this.nc.publish(subject, encodeRequest(subject, data, h), { reply: call.subject, headers: h });
-    let timeoutMs = this.timeoutMs;
+    let timeoutMs = firstTimeoutMs;
     try {
       for (;;) {
         const msg: Msg = await withTimeout(call.frames.next(), timeoutMs, subject);
