@@ -51,7 +51,7 @@ const cfg = {
   noisy: {
     rps: int('BENCH_NOISY_RPS', 25),
     seconds: int('BENCH_NOISY_SECONDS', 10),
-    rounds: int('BENCH_NOISY_ROUNDS', 3),
+    rounds: int('BENCH_NOISY_ROUNDS', 5),
     connections: int('BENCH_NOISY_CONNECTIONS', 8),
     scanners: int('BENCH_NOISY_SCANNERS', 100),
     patterns: int('BENCH_NOISY_PATTERNS', 100),
