@@ -386,6 +386,19 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     }
   });
 
+  it("refuses, in Anthropic's shape, a body under the body limit that is too large for one NATS message", async () => {
+    const { key } = await setup();
+    // Just under the gateway's 1 MiB body limit: with its envelope, over NATS's 1 MiB max_payload.
+    const content = 'x'.repeat(1_048_576 - 200);
+    const res = await http(base, 'POST', '/vendor/claude/v1/messages', {
+      auth: `Bearer ${key}`,
+      body: { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(res.body.error.message).toMatch(/too large to pass on/);
+  });
+
   it('keeps every record while the prompts service is down and stores each once when it returns', async () => {
     const { client, admin } = await setup();
     await prompts?.close();

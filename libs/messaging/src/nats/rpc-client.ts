@@ -6,7 +6,14 @@ import {
   type RpcContract,
   type StreamContract,
 } from '@bastion/contracts';
-import { headers, type Msg, type NatsConnection, RequestError, TimeoutError } from '@nats-io/transport-node';
+import {
+  headers,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  RequestError,
+  TimeoutError,
+} from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { processState } from './connection-state';
 import { FramesInbox } from './frames-inbox';
@@ -47,6 +54,7 @@ export class NatsRpcClient {
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
     const packet = encodeRequest(subject, data, h);
+    this.assertFits(packet, h);
     try {
       let reply: NestReply<T>;
       try {
@@ -117,7 +125,15 @@ export class NatsRpcClient {
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
-    this.nc.publish(subject, encodeRequest(subject, data, h), { reply: call.subject, headers: h });
+    const packet = encodeRequest(subject, data, h);
+    try {
+      this.assertFits(packet, h);
+    } catch (err) {
+      call.close();
+      span.end();
+      throw err;
+    }
+    this.nc.publish(subject, packet, { reply: call.subject, headers: h });
     let timeoutMs = firstTimeoutMs;
     try {
       for (;;) {
@@ -138,6 +154,23 @@ export class NatsRpcClient {
     } finally {
       call.close();
       span.end();
+    }
+  }
+
+  /**
+   * A request larger than the server takes in one message (its max_payload, headers included) is
+   * the caller's to shrink: refused as invalid, naming both sizes, instead of failing in the client.
+   */
+  private assertFits(packet: string, h: MsgHdrs): void {
+    const max = this.nc.info?.max_payload;
+    // Three bytes of UTF-8 at most per UTF-16 unit, and headers well under 16 KiB: most requests need no count.
+    if (max === undefined || packet.length * 3 + 16 * 1024 < max) return;
+    const size = Buffer.byteLength(packet) + h.toString().length;
+    if (size > max) {
+      throw DomainError.invalid(
+        `the request is too large to pass on: ${size} bytes with its envelope, at most ${max}`,
+        [{ loc: ['body'], msg: `at most ${max} bytes with its envelope`, type: 'too_large' }],
+      );
     }
   }
 
