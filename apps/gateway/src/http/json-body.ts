@@ -35,6 +35,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   });
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // What the body weighs, for limits that count it after parsing (TenantGate) when no Content-Length said.
+    (req as { bodyChars?: number }).bodyChars = text.length;
     const config = req.routeOptions?.config as Partial<TextBodyRouteConfig & typeof RAW_JSON_BODY> | undefined;
     if (config?.rawJsonBody === true) return done(null, text);
     const wantsText = config?.textBody === true;

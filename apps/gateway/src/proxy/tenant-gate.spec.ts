@@ -1,5 +1,7 @@
+import type { ExecutionContext } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { TenantGate } from './tenant-gate';
+import { Subject } from 'rxjs';
+import { TenantGate, TenantGateInterceptor } from './tenant-gate';
 
 const settled = async <T>(p: Promise<T>): Promise<boolean> => {
   let done = false;
@@ -67,5 +69,37 @@ describe('TenantGate', () => {
     r1();
     expect(gate.load('a')).toEqual({ running: 1, waiting: 0, bytes: 100 });
     (await r2)();
+  });
+});
+
+describe('TenantGateInterceptor', () => {
+  const context = (headers: Record<string, string>, bodyChars?: number) =>
+    ({
+      switchToHttp: () => ({
+        getRequest: () => ({ user: { tenant: 't' }, headers, bodyChars, raw: { socket: { destroyed: false } } }),
+      }),
+    }) as unknown as ExecutionContext;
+  const held = () => {
+    const subject = new Subject<unknown>();
+    return { handler: { handle: () => subject.asObservable() }, finish: () => subject.complete() };
+  };
+
+  it('counts a chunked body (no Content-Length) by what was read, not as nothing', async () => {
+    const gate = new TenantGate(100, 10);
+    const interceptor = new TenantGateInterceptor(gate);
+    const first = held();
+    interceptor.intercept(context({}, 80), first.handler).subscribe();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t')).toEqual({ running: 1, waiting: 0, bytes: 80 });
+    interceptor.intercept(context({}, 80), held().handler).subscribe();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t').waiting).toBe(1);
+    first.finish();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t')).toEqual({ running: 1, waiting: 0, bytes: 80 });
+    // With a Content-Length, that is what counts.
+    interceptor.intercept(context({ 'content-length': '10' }, 80), held().handler).subscribe();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t')).toEqual({ running: 2, waiting: 0, bytes: 90 });
   });
 });

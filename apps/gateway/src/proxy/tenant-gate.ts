@@ -27,7 +27,7 @@ export class TenantGate {
   private readonly tenants = new Map<string, TenantState>();
 
   constructor(
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
     private readonly maxWaiting: number,
   ) {}
 
@@ -86,6 +86,16 @@ export class TenantGate {
   }
 }
 
+/**
+ * The bytes a call counts for: its Content-Length; without one (a chunked body), the length of the
+ * text the body parser read, or else the whole limit (it runs alone), never nothing.
+ */
+function bodyBytes(req: FastifyRequest, limit: number): number {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > 0) return declared;
+  return (req as { bodyChars?: number }).bodyChars ?? limit;
+}
+
 function once(f: () => void): () => void {
   let done = false;
   return () => {
@@ -111,7 +121,7 @@ export class TenantGateInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const tenant = req.user?.tenant;
     if (!tenant) return next.handle();
-    const bytes = Number(req.headers['content-length']) || 0;
+    const bytes = bodyBytes(req, this.gate.maxBytes);
     return defer(() => from(this.gate.acquire(tenant, bytes))).pipe(
       switchMap((release) => {
         // A client that left while its call waited is not called for.
