@@ -386,6 +386,14 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     }
   });
 
+  it('answers 400, not 500, to a model call with no body and no content type', async () => {
+    const { key } = await setup();
+    for (const route of ['/vendor/claude/v1/messages', '/openai/claude/chat/completions']) {
+      const res = await fetch(`${base}${route}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      expect([route, res.status]).toEqual([route, 400]);
+    }
+  });
+
   it("refuses, in Anthropic's shape, a body under the body limit that is too large for one NATS message", async () => {
     const { key } = await setup();
     // Just under the gateway's 1 MiB body limit: with its envelope, over NATS's 1 MiB max_payload.

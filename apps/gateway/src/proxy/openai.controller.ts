@@ -53,8 +53,8 @@ export class OpenAiController {
     @RequestId() rid: string,
   ): Promise<void> {
     // The body goes on as sent; the message proxy parses and checks it as a ChatCompletionRequest.
-    const command = { principal, provider: p.provider, rawBody, headers: {} };
-    if (!asksForStream(rawBody)) {
+    const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: {} };
+    if (!asksForStream(command.rawBody)) {
       sendJson(reply, await this.rpc.longCall(ProxyRpc.chat, command, rid));
       return;
     }

@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import { DomainError, ErrorCode, type Principal } from '@bastion/contracts';
 import type { FastifyRequest } from 'fastify';
-import { defer, EMPTY, finalize, from, type Observable, switchMap } from 'rxjs';
+import { defer, finalize, from, type Observable, of, switchMap } from 'rxjs';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 
 interface Waiter {
@@ -124,10 +124,10 @@ export class TenantGateInterceptor implements NestInterceptor {
     const bytes = bodyBytes(req, this.gate.maxBytes);
     return defer(() => from(this.gate.acquire(tenant, bytes))).pipe(
       switchMap((release) => {
-        // A client that left while its call waited is not called for.
+        // A client that left while its call waited is not called for (and gets no answer).
         if (req.raw.socket?.destroyed) {
           release();
-          return EMPTY;
+          return of(undefined);
         }
         return next.handle().pipe(finalize(release));
       }),

@@ -59,10 +59,11 @@ export class VendorController {
     @RequestId() rid: string,
   ): Promise<void> {
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
-    const command = { principal, provider: p.provider, rawBody, headers: forward };
+    // No body at all (no content type either) is the proxy's to refuse, as any text that is not a request.
+    const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: forward };
     const timings = requestTimings(req);
     const started = performance.now();
-    if (!asksForStream(rawBody)) {
+    if (!asksForStream(command.rawBody)) {
       const res = await this.rpc.longCall(ProxyRpc.messages, command, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       sendJson(reply, res);

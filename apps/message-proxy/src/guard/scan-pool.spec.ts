@@ -89,6 +89,14 @@ describe('ScanPool', () => {
     await expect(pool.run('t', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
   });
 
+  it('never hands a waiting job to the worker that just died', async () => {
+    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    const dies = pool.run('a', job('die')).catch((e: unknown) => e);
+    const waiting = pool.run('b', job('1'));
+    expect(await dies).toBeInstanceOf(Error);
+    await expect(waiting).resolves.toMatchObject({ spentMs: 1 });
+  });
+
   it("refuses a costly tenant's scan past its waiting cap, and only that tenant's", async () => {
     pool = new ScanPool({
       workers: 1,

@@ -16,7 +16,8 @@ export interface ScanPoolOptions {
   perTenant: number;
   /**
    * Scans a costly tenant (see `heavyMs`) may have waiting; past it a scan is refused
-   * (RESOURCE_EXHAUSTED) rather than queued. Quick scans drain at once and are never refused.
+   * (RESOURCE_EXHAUSTED) rather than queued. Quick scans are never refused (but wait while their
+   * tenant is over its CPU share, see `cpuMsPerSecond`).
    */
   maxWaiting: number;
   /**
@@ -82,7 +83,7 @@ export class ScanPool {
   private readonly heavyUntil = new Map<string, number>();
   /** Each tenant's CPU balance (ms; negative: in debt), as of `at` (ms since the epoch). */
   private readonly credit = new Map<string, { balance: number; at: number }>();
-  private wakeUp?: NodeJS.Timeout;
+  private wakeUp?: { timer: NodeJS.Timeout; at: number };
   private readonly script: string;
   private nextId = 0;
   private closed = false;
@@ -121,7 +122,7 @@ export class ScanPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.wakeUp);
+    clearTimeout(this.wakeUp?.timer);
     for (const task of this.queue.drain()) task.reject(new Error('the scan pool is closed'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
@@ -154,15 +155,21 @@ export class ScanPool {
   private lost(slot: Slot, err: Error): void {
     const at = this.slots.indexOf(slot);
     if (at < 0) return;
+    // The dead worker leaves the pool before anything is dispatched again, so no job goes to it.
+    if (this.closed) this.slots.splice(at, 1);
+    else this.slots[at] = this.spawn(slot.prompt);
     const task = slot.task;
-    if (task) this.free(slot);
+    this.unbusy(slot);
     task?.reject(err);
-    if (this.closed) return;
-    this.slots[at] = this.spawn(slot.prompt);
-    this.dispatch();
+    if (!this.closed) this.dispatch();
   }
 
   private free(slot: Slot): void {
+    this.unbusy(slot);
+    this.dispatch();
+  }
+
+  private unbusy(slot: Slot): void {
     const tenant = slot.task?.tenant;
     if (tenant !== undefined) {
       const n = (this.busy.get(tenant) ?? 1) - 1;
@@ -170,7 +177,6 @@ export class ScanPool {
       else this.busy.delete(tenant);
     }
     slot.task = undefined;
-    this.dispatch();
   }
 
   private heavy(tenant: string): boolean {
@@ -206,7 +212,7 @@ export class ScanPool {
   /** When scans wait only for tenants in debt, dispatch again once the first of them is out of it. */
   private wakeWhenPaid(): void {
     const rate = this.options.cpuMsPerSecond ?? 0;
-    if (rate <= 0 || this.wakeUp || this.queue.size === 0) return;
+    if (rate <= 0 || this.queue.size === 0) return;
     let soonest = Infinity;
     const now = Date.now();
     for (const tenant of this.credit.keys()) {
@@ -214,14 +220,16 @@ export class ScanPool {
       if (b <= 0 && this.queue.count(tenant) > 0) soonest = Math.min(soonest, (-b * 1000) / rate);
     }
     if (!Number.isFinite(soonest)) return;
-    this.wakeUp = setTimeout(
-      () => {
-        this.wakeUp = undefined;
-        this.dispatch();
-      },
-      Math.max(1, Math.ceil(soonest)),
-    );
-    this.wakeUp.unref();
+    const at = now + Math.max(1, Math.ceil(soonest));
+    // A wake-up already due sooner stands; a later one gives way to this.
+    if (this.wakeUp && this.wakeUp.at <= at) return;
+    clearTimeout(this.wakeUp?.timer);
+    const timer = setTimeout(() => {
+      this.wakeUp = undefined;
+      this.dispatch();
+    }, at - now);
+    timer.unref();
+    this.wakeUp = { timer, at };
   }
 
   private dispatch(): void {

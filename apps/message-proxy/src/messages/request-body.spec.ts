@@ -52,6 +52,15 @@ describe('readRequestBody', () => {
     ).toContain('stream must be a boolean value');
   });
 
+  it('refuses a __proto__ field, which would otherwise turn the check off', () => {
+    expect(violation(() => messages('{"__proto__":{},"model":1,"max_tokens":0,"messages":"x"}')).message).toContain(
+      '__proto__',
+    );
+    expect(
+      violation(() => messages('{"model":"m","max_tokens":1,"messages":[{"__proto__":{},"role":"system"}]}')).message,
+    ).toContain('__proto__');
+  });
+
   it('checks a Chat Completions body against its own class', () => {
     const chat = (raw: string) =>
       readRequestBody(raw, ChatCompletionRequest, { field: 'messages', element: ChatMessage });

@@ -33,8 +33,15 @@ export function readRequestBody<T extends object>(
     ]);
   }
   const json = body as Json;
-  const dto = Object.assign(new request(), json) as Json;
   const list = json[each.field];
+  // JSON.parse keeps `__proto__` as an own key, which Object.assign below would take for the
+  // prototype: the instance would no longer be the request class and nothing would be checked.
+  if (hasProtoKey(json) || (Array.isArray(list) && list.some(hasProtoKey))) {
+    throw DomainError.invalid('request body has a "__proto__" field', [
+      { loc: ['body'], msg: '"__proto__" is not a field of this request', type: 'forbidden' },
+    ]);
+  }
+  const dto = Object.assign(new request(), json) as Json;
   if (Array.isArray(list)) {
     dto[each.field] = list.map((item: unknown) =>
       typeof item === 'object' && item !== null && !Array.isArray(item)
@@ -48,4 +55,8 @@ export function readRequestBody<T extends object>(
     throw DomainError.invalid(summarise(violations.map((v) => ({ ...v, loc: v.loc.slice(1) }))), violations);
   }
   return json;
+}
+
+function hasProtoKey(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, '__proto__');
 }

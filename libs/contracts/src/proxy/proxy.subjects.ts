@@ -1,11 +1,11 @@
 /** Request-reply subjects of the message proxy (queue group `message-proxy`). */
 export const ProxySubjects = {
-  messages: 'proxy.messages.create.v1',
+  messages: 'proxy.messages.create.v2',
   /** Streams: many replies per request, the last one marked disposed. */
-  messagesStream: 'proxy.messages.stream.v1',
+  messagesStream: 'proxy.messages.stream.v2',
   /** The OpenAI Chat Completions route (MessagesCommand with a Chat Completions body). */
-  chat: 'proxy.chat.create.v1',
-  chatStream: 'proxy.chat.stream.v1',
+  chat: 'proxy.chat.create.v2',
+  chatStream: 'proxy.chat.stream.v2',
   sendPrompt: 'proxy.prompt.send.v1',
   scan: 'proxy.scan.create.v1',
   health: 'proxy.health.check.v1',

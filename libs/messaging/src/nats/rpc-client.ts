@@ -54,8 +54,8 @@ export class NatsRpcClient {
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
     const packet = encodeRequest(subject, data, h);
-    this.assertFits(packet, h);
     try {
+      this.assertFits(packet, h);
       let reply: NestReply<T>;
       try {
         const msg = await this.nc.request(subject, packet, { timeout: this.timeoutMs, headers: h });
@@ -128,12 +128,13 @@ export class NatsRpcClient {
     const packet = encodeRequest(subject, data, h);
     try {
       this.assertFits(packet, h);
+      this.nc.publish(subject, packet, { reply: call.subject, headers: h });
     } catch (err) {
       call.close();
+      recordFailure(span, err);
       span.end();
       throw err;
     }
-    this.nc.publish(subject, packet, { reply: call.subject, headers: h });
     let timeoutMs = firstTimeoutMs;
     try {
       for (;;) {
@@ -163,9 +164,10 @@ export class NatsRpcClient {
    */
   private assertFits(packet: string, h: MsgHdrs): void {
     const max = this.nc.info?.max_payload;
-    // Three bytes of UTF-8 at most per UTF-16 unit, and headers well under 16 KiB: most requests need no count.
-    if (max === undefined || packet.length * 3 + 16 * 1024 < max) return;
-    const size = Buffer.byteLength(packet) + h.toString().length;
+    const header = h.toString().length;
+    // Three bytes of UTF-8 at most per UTF-16 unit: most requests need no count.
+    if (max === undefined || packet.length * 3 + header < max) return;
+    const size = Buffer.byteLength(packet) + header;
     if (size > max) {
       throw DomainError.invalid(
         `the request is too large to pass on: ${size} bytes with its envelope, at most ${max}`,
