@@ -69,7 +69,8 @@ export class ProxyConfig extends PlatformConfig {
    * A tenant's share of the scan workers' CPU on this replica: its scans may cost on average this
    * many ms of CPU per second (0: no cap), saving up at most SCAN_CPU_BURST_MS. A tenant over it
    * waits (its requests queue) until it is back under, so one tenant's costly scanners cannot take
-   * the CPU that other tenants' requests need.
+   * the CPU that other tenants' requests need. A scan that would wait over 3 s is refused (429 with
+   * Retry-After) instead.
    */
   @IsInt()
   @Min(0)

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ErrorCode } from '@bastion/contracts';
 import { CompiledScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
 import { runScanJob, type ScanJob, type ScanJobResult, type ScanRequest } from './scan-job';
@@ -160,6 +161,24 @@ describe('ScanPool', () => {
     const at = performance.now();
     await pool.run('noisy', job('1'));
     expect(performance.now() - at).toBeLessThan(150);
+  });
+
+  it('refuses, with the wait as Retry-After, a scan whose tenant owes more CPU than its caller waits', async () => {
+    pool = new ScanPool({
+      workers: 1,
+      perTenant: 1,
+      maxWaiting: 10,
+      nice: 0,
+      script: join(dir, 'stand-in.js'),
+      cpuMsPerSecond: 100,
+      cpuBurstMs: 10,
+      maxDebtWaitMs: 200,
+    });
+    // 10 ms of burst, then 60 ms of debt at 100 ms a second: about 600 ms to pay back.
+    await pool.run('noisy', job('70'));
+    const err = await pool.run('noisy', job('1')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 1 });
+    await expect(pool.run('quiet', job('1'))).resolves.toMatchObject({ spentMs: 1 });
   });
 
   it('resends a job with all its configs to a worker that dropped some', async () => {

@@ -39,6 +39,12 @@ export interface ScanPoolOptions {
    */
   cpuMsPerSecond?: number;
   cpuBurstMs?: number;
+  /**
+   * A scan whose tenant would have to wait longer than this for its CPU debt to be paid (ms,
+   * default 3000) is refused (RESOURCE_EXHAUSTED, retry after that wait) rather than queued past
+   * what its caller waits.
+   */
+  maxDebtWaitMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -111,6 +117,17 @@ export class ScanPool {
           `${this.options.maxWaiting} scans of this tenant are already waiting; retry shortly`,
           [],
           1,
+        ),
+      );
+    }
+    const debtWait = this.debtWaitMs(tenant);
+    if (debtWait > (this.options.maxDebtWaitMs ?? 3000)) {
+      return Promise.reject(
+        new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `this tenant's scans are over their share of CPU; retry in ${Math.ceil(debtWait / 1000)} s`,
+          [],
+          Math.ceil(debtWait / 1000),
         ),
       );
     }
@@ -198,6 +215,13 @@ export class ScanPool {
       return Infinity;
     }
     return balance;
+  }
+
+  /** How long the tenant must wait before its balance is positive again (ms; 0 when it is). */
+  private debtWaitMs(tenant: string): number {
+    const rate = this.options.cpuMsPerSecond ?? 0;
+    const balance = this.balance(tenant);
+    return rate > 0 && balance <= 0 ? (-balance * 1000) / rate : 0;
   }
 
   private charge(tenant: string, costMs: number): void {
