@@ -6,7 +6,7 @@ import { ErrorCode } from '@bastion/contracts';
 import { CompiledScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
 import { runScanJob, type ScanJob, type ScanJobResult, type ScanRequest } from './scan-job';
-import { ScanPool } from './scan-pool';
+import { ScanPool, type ScanPoolOptions } from './scan-pool';
 
 // The pool is what is tested here, so its workers run a stand-in script (plain JavaScript, which a
 // worker can load from these TypeScript sources): a job's text says how long it keeps its thread
@@ -65,10 +65,14 @@ describe('ScanPool', () => {
     writeFileSync(join(dir, 'from-sources.js'), FROM_SOURCES);
   });
   afterEach(() => pool?.close());
+
+  /** A pool of one worker (the stand-in script unless `options.script`), one per tenant, ten waiting, no nice, unless `options` say otherwise. */
+  const standIn = (options: Partial<ScanPoolOptions> = {}) =>
+    new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js'), ...options });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("keeps a worker free for other tenants: one tenant's slow scans do not hold up another's", async () => {
-    pool = new ScanPool({ workers: 2, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    pool = standIn({ workers: 2 });
     await Promise.all([pool.run('warm', job('0')), pool.run('warm2', job('0'))]);
     const started = performance.now();
     const done: string[] = [];
@@ -85,13 +89,13 @@ describe('ScanPool', () => {
   });
 
   it('fails the job of a worker that dies, and goes on with a new worker', async () => {
-    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    pool = standIn();
     await expect(pool.run('t', job('die'))).rejects.toThrow(/exited/);
     await expect(pool.run('t', job('1'))).resolves.toMatchObject({ scanners: [], spentMs: 1 });
   });
 
   it('never hands a waiting job to the worker that just died', async () => {
-    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    pool = standIn();
     const dies = pool.run('a', job('die')).catch((e: unknown) => e);
     const waiting = pool.run('b', job('1'));
     expect(await dies).toBeInstanceOf(Error);
@@ -99,14 +103,7 @@ describe('ScanPool', () => {
   });
 
   it("refuses a costly tenant's scan past its waiting cap, and only that tenant's", async () => {
-    pool = new ScanPool({
-      workers: 1,
-      perTenant: 1,
-      maxWaiting: 2,
-      nice: 0,
-      heavyMs: 20,
-      script: join(dir, 'stand-in.js'),
-    });
+    pool = standIn({ maxWaiting: 2, heavyMs: 20 });
     // Quick scans are never refused, however many wait.
     await Promise.all(Array.from({ length: 6 }, () => pool.run('noisy', job('1'))));
     await pool.run('noisy', job('30'));
@@ -118,14 +115,7 @@ describe('ScanPool', () => {
   });
 
   it('runs a tenant whose scans were costly on the lower-priority workers, and quick tenants on the first', async () => {
-    pool = new ScanPool({
-      workers: 2,
-      perTenant: 1,
-      maxWaiting: 10,
-      nice: 10,
-      heavyMs: 20,
-      script: join(dir, 'stand-in.js'),
-    });
+    pool = standIn({ workers: 2, nice: 10, heavyMs: 20 });
     const niceOf = async (tenant: string, ms: string) =>
       ((await pool.run(tenant, job(ms))) as unknown as { nice: number }).nice;
     // Both idle: the first free worker (the prompt one) takes it; 30 ms marks the tenant costly.
@@ -139,15 +129,7 @@ describe('ScanPool', () => {
   });
 
   it("holds a tenant to its share of the workers' CPU, and only that tenant", async () => {
-    pool = new ScanPool({
-      workers: 2,
-      perTenant: 2,
-      maxWaiting: 10,
-      nice: 0,
-      script: join(dir, 'stand-in.js'),
-      cpuMsPerSecond: 200,
-      cpuBurstMs: 100,
-    });
+    pool = standIn({ workers: 2, perTenant: 2, cpuMsPerSecond: 200, cpuBurstMs: 100 });
     const started = performance.now();
     // 100 ms of burst, then in debt: 60 ms more of CPU at 200 ms a second waits about 300 ms.
     await pool.run('noisy', job('160'));
@@ -164,16 +146,7 @@ describe('ScanPool', () => {
   });
 
   it('refuses, with the wait as Retry-After, a scan whose tenant owes more CPU than its caller waits', async () => {
-    pool = new ScanPool({
-      workers: 1,
-      perTenant: 1,
-      maxWaiting: 10,
-      nice: 0,
-      script: join(dir, 'stand-in.js'),
-      cpuMsPerSecond: 100,
-      cpuBurstMs: 10,
-      maxDebtWaitMs: 200,
-    });
+    pool = standIn({ cpuMsPerSecond: 100, cpuBurstMs: 10, maxDebtWaitMs: 200 });
     // 10 ms of burst, then 60 ms of debt at 100 ms a second: about 600 ms to pay back.
     await pool.run('noisy', job('70'));
     const err = await pool.run('noisy', job('1')).catch((e: unknown) => e);
@@ -182,7 +155,7 @@ describe('ScanPool', () => {
   });
 
   it('resends a job with all its configs to a worker that dropped some', async () => {
-    pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'stand-in.js') });
+    pool = standIn();
     const scanners = [
       { id: 'a', version: '1', config: { type: 'pii' } },
       { id: 'b', version: '1', config: { type: 'secrets' } },
@@ -212,7 +185,7 @@ describe('ScanPool', () => {
     const configsSent = () => posted.mock.calls.map(([req]) => (req as ScanRequest).configs.map((c) => c.id));
 
     it("sends a scanner version's config to a worker once, and scans as an inline scan does", async () => {
-      pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'from-sources.js') });
+      pool = standIn({ script: join(dir, 'from-sources.js') });
       const first = await pool.run('t', scan());
       const second = await pool.run('t', scan());
       expect(outcomes(first)).toEqual(outcomes(inline(scan())));
@@ -230,7 +203,7 @@ describe('ScanPool', () => {
     });
 
     it('sends the configs again to a worker that replaced one that died', async () => {
-      pool = new ScanPool({ workers: 1, perTenant: 1, maxWaiting: 10, nice: 0, script: join(dir, 'from-sources.js') });
+      pool = standIn({ script: join(dir, 'from-sources.js') });
       await pool.run('t', scan());
       await (posted.mock.contexts[0] as Worker).terminate();
       await new Promise((r) => setImmediate(r));
