@@ -73,10 +73,10 @@ describe('TenantGate', () => {
 });
 
 describe('TenantGateInterceptor', () => {
-  const context = (headers: Record<string, string>, bodyChars?: number) =>
+  const context = (headers: Record<string, string>, bodyChars?: number, socket = { destroyed: false }) =>
     ({
       switchToHttp: () => ({
-        getRequest: () => ({ user: { tenant: 't' }, headers, bodyChars, raw: { socket: { destroyed: false } } }),
+        getRequest: () => ({ user: { tenant: 't' }, headers, bodyChars, raw: { socket } }),
       }),
     }) as unknown as ExecutionContext;
   const held = () => {
@@ -101,5 +101,26 @@ describe('TenantGateInterceptor', () => {
     interceptor.intercept(context({ 'content-length': '10' }, 80), held().handler).subscribe();
     await new Promise((r) => setImmediate(r));
     expect(gate.load('t')).toEqual({ running: 2, waiting: 0, bytes: 90 });
+  });
+
+  it('does not call for a client that left while its call waited, and frees its turn', async () => {
+    const gate = new TenantGate(100, 10);
+    const interceptor = new TenantGateInterceptor(gate);
+    const first = held();
+    interceptor.intercept(context({ 'content-length': '100' }), first.handler).subscribe();
+    const socket = { destroyed: false };
+    const handle = jest.fn(() => new Subject<unknown>().asObservable());
+    const answers: unknown[] = [];
+    interceptor
+      .intercept(context({ 'content-length': '100' }, undefined, socket), { handle })
+      .subscribe((v) => answers.push(v));
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t').waiting).toBe(1);
+    socket.destroyed = true;
+    first.finish();
+    await new Promise((r) => setImmediate(r));
+    expect(handle).not.toHaveBeenCalled();
+    expect(answers).toEqual([undefined]);
+    expect(gate.load('t')).toEqual({ running: 0, waiting: 0, bytes: 0 });
   });
 });
