@@ -10,8 +10,7 @@ import { IsString, MaxLength } from 'class-validator';
 import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { asksForStream } from './stream-flag';
-import { relayStream } from './stream-relay';
-import { sendJson } from './vendor.controller';
+import { relayStream, sendJson } from './stream-relay';
 import { TenantGateInterceptor } from './tenant-gate';
 
 class OpenAiParams {

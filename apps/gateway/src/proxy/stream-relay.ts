@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type MessagesCommand,
+  type MessagesReply,
   ProxySignals,
   type ProxyStreams,
   STREAM_HEARTBEAT_MS,
@@ -68,4 +69,13 @@ export async function relayStream(
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** A proxied answer: its JSON text as the proxy wrote it, with the prompt's id. */
+export function sendJson(reply: FastifyReply, res: MessagesReply): void {
+  void reply
+    .status(res.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('x-bastion-prompt-id', res.promptId)
+    .send(res.body);
 }

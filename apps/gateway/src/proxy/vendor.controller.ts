@@ -2,7 +2,7 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseIntercepto
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { type MessagesReply, MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import { IsString, MaxLength } from 'class-validator';
 import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { asksForStream } from './stream-flag';
-import { relayStream } from './stream-relay';
+import { relayStream, sendJson } from './stream-relay';
 import { requestTimings } from '../timing/phase-metrics';
 import { remoteTimings, splitRoundTrip } from '../timing/server-timing';
 import { TenantGateInterceptor } from './tenant-gate';
@@ -81,15 +81,6 @@ export class VendorController {
       { timings, started },
     );
   }
-}
-
-/** A proxied answer: its JSON text as the proxy wrote it, with the prompt's id. */
-export function sendJson(reply: FastifyReply, res: MessagesReply): void {
-  void reply
-    .status(res.status)
-    .header('content-type', 'application/json; charset=utf-8')
-    .header('x-bastion-prompt-id', res.promptId)
-    .send(res.body);
 }
 
 export function pick(headers: Record<string, string>, names: string[]): Record<string, string> {
