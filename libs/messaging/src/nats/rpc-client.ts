@@ -17,7 +17,7 @@ import {
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { processState } from './connection-state';
 import { FramesInbox } from './frames-inbox';
-import { encodeRequest } from './packet';
+import { encodeRequest, PACKET_HEADER } from './packet';
 
 interface NestReply<T> {
   err?: unknown;
@@ -164,10 +164,12 @@ export class NatsRpcClient {
    */
   private assertFits(packet: string, h: MsgHdrs): void {
     const max = this.nc.info?.max_payload;
-    const header = h.toString().length;
-    // Three bytes of UTF-8 at most per UTF-16 unit: most requests need no count.
-    if (max === undefined || packet.length * 3 + header < max) return;
-    const size = Buffer.byteLength(packet) + header;
+    if (max === undefined) return;
+    // Three bytes of UTF-8 at most per UTF-16 unit; headers besides the packet header (request id,
+    // trace context) stay under 4 KiB: most requests need no count, and no header string is built.
+    const packetHeader = h.get(PACKET_HEADER).length;
+    if (packet.length * 3 + packetHeader + 4096 < max) return;
+    const size = Buffer.byteLength(packet) + h.toString().length;
     if (size > max) {
       throw DomainError.invalid(
         `the request is too large to pass on: ${size} bytes with its envelope, at most ${max}`,
