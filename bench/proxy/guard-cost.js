@@ -88,6 +88,7 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
   const { DirectionGuard, ScanBudget } = require(path.join(dist, 'guard', 'direction-guard.js'));
   const { compiledGuardrail } = require(path.join(dist, 'guard', 'compiled-guardrails.js'));
   const { ProxyConfig } = require(path.join(dist, 'config.js'));
+  const { readStreamEvent } = require(path.join(dist, 'anthropic', 'stream-event.js'));
   const config = new ProxyConfig();
   const gc = collector();
 
@@ -98,11 +99,11 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
   ];
   const text = prose(chars);
 
-  // Each event is parsed from its JSON as the proxy parses it, so it is as young and short-lived as
-  // there; `parseOnly` is that parse alone, taken off the guard's figures.
+  // Each event is read from its JSON as the proxy reads it (readStreamEvent), so it is as young and
+  // short-lived as there; `parseOnly` is that read alone, taken off the guard's figures.
   const parseOnly = (lines) => {
     let n = 0;
-    for (const line of lines) n += JSON.parse(line).type.length;
+    for (const line of lines) n += readStreamEvent(line) ? 1 : 0;
     return n;
   };
   const guardOnce = (entries, lines) => {
@@ -116,7 +117,7 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
     const answer = new AnswerStreamGuard(guard, config.STREAM_HOLDBACK_CHARS, false);
     let left = 0;
     for (const line of lines) {
-      const step = answer.push(JSON.parse(line));
+      const step = answer.push(readStreamEvent(line));
       if (step.stop) throw new Error(`the guard stopped a clean answer: ${step.stop.detail}`);
       left += step.events.length;
     }
@@ -147,7 +148,7 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
     `\nThe answer guard alone, in-process (apps/message-proxy AnswerStreamGuard + DirectionGuard, hold-back cap ${config.STREAM_HOLDBACK_CHARS}, scan budget ${config.SCAN_BUDGET_MS} ms):`,
   );
   log(
-    `${chars >> 10} KB of clean prose; CPU ms, best of ${reps} interleaved runs. once: scanAll over the whole text. guard: each event parsed from its JSON and pushed, less the parse alone`,
+    `${chars >> 10} KB of clean prose; CPU ms, best of ${reps} interleaved runs. once: scanAll over the whole text. guard: each event read from its JSON as the proxy reads it and pushed, less that read alone`,
   );
   log(
     '(the "parse ms" column). no scanner: the same guard with none, the per-event work every stream pays; scanners\' share: guard less that.',

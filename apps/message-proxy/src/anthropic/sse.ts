@@ -21,22 +21,36 @@ export class SseParser {
     let text = (this.pendingCr ? '\r' : '') + chunk;
     this.pendingCr = text.endsWith('\r');
     if (this.pendingCr) text = text.slice(0, -1);
-    this.buffer += text.replace(/\r\n?/g, '\n');
+    if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+    const buffer = this.buffer + text;
     const events: SseEvent[] = [];
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (data.length) events.push({ event, data: data.join('\n') });
+    let from = 0;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n', from)) {
+      const event = readBlock(buffer, from, end);
+      if (event) events.push(event);
+      from = end + 2;
     }
+    this.buffer = from === 0 ? buffer : buffer.slice(from);
     return events;
   }
+}
+
+/** The event of the lines from `from` to `end` (a newline), if it has data. */
+function readBlock(text: string, from: number, end: number): SseEvent | undefined {
+  let event = 'message';
+  let data: string | undefined;
+  for (let line = from; line < end;) {
+    // text[end] is a newline, so a line never runs past the block.
+    const eol = text.indexOf('\n', line);
+    if (text.startsWith('data:', line)) {
+      const value = text.slice(text.charCodeAt(line + 5) === 32 ? line + 6 : line + 5, eol);
+      data = data === undefined ? value : `${data}\n${value}`;
+    } else if (text.startsWith('event:', line)) {
+      event = text.slice(line + 6, eol).trim();
+    }
+    line = eol + 1;
+  }
+  return data === undefined ? undefined : { event, data };
 }
 
 /** The stream of a complete answer, as Anthropic streams one (for providers that do not stream). */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { RuntimeGuardrail } from '@bastion/contracts';
+import { type ContentDelta, readStreamEvent } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from './answer-stream-guard';
 import { compiledGuardrail } from './compiled-guardrails';
 import { DirectionGuard, ScanBudget } from './direction-guard';
@@ -70,11 +71,24 @@ function events(blocks: Block[]): StreamEvent[] {
   return out;
 }
 
+/**
+ * How an event reaches the guard: read from its JSON as the proxy reads it (text deltas as
+ * ContentDelta), or parsed whole (as an upstream that writes its JSON some other way is read).
+ */
+type Reader = (e: StreamEvent) => StreamEvent | ContentDelta;
+const asProxyReads: Reader = (e) => readStreamEvent(JSON.stringify(e))!;
+const parsedWhole: Reader = (e) => structuredClone(e);
+const readers = fc.constantFrom(asProxyReads, parsedWhole);
+
 /** Runs events through a guard as the proxy does; returns what the client received and whether it stopped. */
-function run(guard: AnswerStreamGuard, input: StreamEvent[]): { out: StreamEvent[]; stop?: string } {
+function run(
+  guard: AnswerStreamGuard,
+  input: StreamEvent[],
+  read: Reader = asProxyReads,
+): { out: StreamEvent[]; stop?: string } {
   const out: StreamEvent[] = [];
   for (const e of input) {
-    const step = guard.push(structuredClone(e));
+    const step = guard.push(read(e));
     out.push(...structuredClone(step.events));
     if (step.stop) return { out, stop: step.stop.reason };
   }
@@ -143,8 +157,8 @@ describe('AnswerStreamGuard', () => {
 
   it('property: no character of a blocked match reaches the client, however the answer is split across deltas and blocks', () => {
     fc.assert(
-      fc.property(answerWithSecret, ({ text, blocks }) => {
-        const { out, stop } = run(guardFor('block'), events(blocks));
+      fc.property(answerWithSecret, readers, ({ text, blocks }, read) => {
+        const { out, stop } = run(guardFor('block'), events(blocks), read);
         expect(stop).toBe('blocked');
         const seen = readable(out);
         expect(text.startsWith(seen)).toBe(true);
@@ -156,8 +170,8 @@ describe('AnswerStreamGuard', () => {
 
   it('property: a redacted match arrives masked and everything else arrives unchanged', () => {
     fc.assert(
-      fc.property(answerWithSecret, ({ text, blocks }) => {
-        const { out, stop } = run(guardFor('redact'), events(blocks));
+      fc.property(answerWithSecret, readers, ({ text, blocks }, read) => {
+        const { out, stop } = run(guardFor('redact'), events(blocks), read);
         expect(stop).toBeUndefined();
         expect(readable(out)).toBe(text.replace(SECRET, '*'.repeat(SECRET.length)));
       }),

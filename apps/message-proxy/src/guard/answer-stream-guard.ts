@@ -1,9 +1,9 @@
 import type { Span } from '@bastion/guardrails';
 import { isObject, type TextLeaf, type Unreadable, walkBlock, walkResponse, walkValue } from '../anthropic/content';
+import { ContentDelta, type StreamEvent } from '../anthropic/stream-event';
 import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
 
-/** An event of the Messages stream, as parsed: `type` names it. */
-export type StreamEvent = Record<string, unknown> & { type: string };
+export type { StreamEvent } from '../anthropic/stream-event';
 
 export type StreamStep = {
   events: StreamEvent[];
@@ -97,25 +97,29 @@ export class AnswerStreamGuard {
     return this.deliveredText.join('');
   }
 
-  push(event: StreamEvent): StreamStep {
+  /** The next event of the answer, parsed or (a text or thinking delta) read as a ContentDelta. */
+  push(event: StreamEvent | ContentDelta): StreamStep {
     if (this.stopped) return { events: [] };
     // Text and thinking deltas, the bulk of a stream, go straight to their own path.
+    if (event instanceof ContentDelta) return this.pushDelta(event.index, event.field, event.text, event);
     if (event.type === 'content_block_delta' && isObject(event.delta) && typeof event.index === 'number') {
       const field = splittableField(event.delta.type);
       const text = field && event.delta[field];
-      if (field && typeof text === 'string') {
-        if (!this.scan && this.head === this.queue.length) {
-          // No response scanner and nothing queued: it leaves as it came.
-          this.deliverText(this.length, text);
-          this.length += text.length;
-          return { events: [event] };
-        }
-        this.enqueueDelta(event, event.delta, field, text, event.index);
-        return this.advance(false);
-      }
+      if (field && typeof text === 'string') return this.pushDelta(event.index, field, text, event);
     }
     const problem = this.take(event);
     if (problem) return this.stop(problem.reason, problem.detail);
+    return this.advance(false);
+  }
+
+  private pushDelta(index: number, field: 'text' | 'thinking', text: string, event: StreamEvent | ContentDelta) {
+    if (!this.scan && this.head === this.queue.length) {
+      // No response scanner and nothing queued: it leaves as it came.
+      this.deliverText(this.length, text);
+      this.length += text.length;
+      return { events: [event instanceof ContentDelta ? event.toEvent() : event] };
+    }
+    this.enqueueDelta(event, field, text, index);
     return this.advance(false);
   }
 
@@ -144,7 +148,7 @@ export class AnswerStreamGuard {
         const field = splittableField(delta.type);
         if (field) {
           const text = typeof delta[field] === 'string' ? (delta[field] as string) : '';
-          return this.enqueueDelta(event, delta, field, text, index);
+          return this.enqueueDelta(event, field, text, index);
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
@@ -208,29 +212,29 @@ export class AnswerStreamGuard {
    * stream of small deltas held for a scan leaves as a few events, not thousands.
    */
   private enqueueDelta(
-    event: StreamEvent,
-    delta: Record<string, unknown>,
-    field: string,
+    event: StreamEvent | ContentDelta,
+    field: 'text' | 'thinking',
     text: string,
     index: number,
   ): undefined {
     if (text === '') {
-      this.queue.push({ event, leaves: [], end: this.length, splittable: false });
+      this.queue.push({ event: eventOf(event), leaves: [], end: this.length, splittable: false });
       return undefined;
     }
     const start = this.length;
     this.length += text.length;
     this.toScan(text);
     const last = this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
-    if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event, delta)) {
+    if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event)) {
       const leaf = last.leaves[0];
       leaf.text += text;
       (leaf.owner as Record<string, unknown>)[field] = leaf.text;
       last.end = this.length;
       return undefined;
     }
+    const whole = eventOf(event);
     const leaf: PlacedLeaf = {
-      owner: delta,
+      owner: whole.delta as Record<string, unknown>,
       key: field,
       text,
       where: (this.blockWhere[index] ??= `content[${index}]`),
@@ -239,11 +243,11 @@ export class AnswerStreamGuard {
     // Only a delta that may wait can be joined (without scanners, or in a draft project, each leaves at once).
     const mayWait = this.scan !== undefined && this.guard.enforcing;
     this.queue.push({
-      event,
+      event: whole,
       leaves: [leaf],
       end: this.length,
       splittable: true,
-      mergeInto: mayWait && isPlainDelta(event, delta) ? index : undefined,
+      mergeInto: mayWait && isPlainDelta(event) ? index : undefined,
     });
     return undefined;
   }
@@ -370,13 +374,18 @@ export class AnswerStreamGuard {
 }
 
 /** An event `{type, index, delta: {type, <text field>}}` and nothing else, so joining two loses nothing. */
-function isPlainDelta(event: StreamEvent, delta: Record<string, unknown>): boolean {
+function isPlainDelta(event: StreamEvent | ContentDelta): boolean {
+  if (event instanceof ContentDelta) return true;
   let keys = 0;
   for (const _ in event) keys++;
   if (keys !== 3) return false;
   keys = 0;
-  for (const _ in delta) keys++;
+  for (const _ in event.delta as Record<string, unknown>) keys++;
   return keys === 2;
+}
+
+function eventOf(event: StreamEvent | ContentDelta): StreamEvent {
+  return event instanceof ContentDelta ? event.toEvent() : event;
 }
 
 function stepOf(events: StreamEvent[]): StreamStep {

@@ -23,6 +23,7 @@ import {
 } from '../anthropic/content';
 import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
+import { readStreamEvent } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
 import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { PromptRecorder } from '../records/prompt-recorder';
@@ -265,12 +266,12 @@ export class GuardedExchange {
       reading: for await (const chunk of upstream.body) {
         try {
           for (const raw of parser.push(String(chunk))) {
-            const event = parseObject(raw.data);
-            if (!event || typeof event.type !== 'string') {
+            const event = readStreamEvent(raw.data);
+            if (!event) {
               stop = { reason: 'malformed', detail: `an event the proxy could not parse (${raw.event})` };
               break reading;
             }
-            const step = guard.push(event as StreamEvent);
+            const step = guard.push(event);
             send(step.events);
             if (step.stop) {
               stop = step.stop;
