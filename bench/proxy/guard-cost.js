@@ -1,7 +1,8 @@
 // The message proxy's answer guard on its own, in this process (a section of `pnpm bench:proxy`):
-// a 1 MB streamed answer fed to the real AnswerStreamGuard and DirectionGuard (apps/message-proxy,
-// built to dist) in deltas of a few sizes, next to scanning the same text once with the same
-// scanners. No stack, no SSE, no NATS: only what the guard itself costs.
+// a 1 MB streamed answer, as SSE text in deltas of a few sizes, read in upstream reads of a few
+// sizes as the proxy reads them (SseParser, readStreamEvents) and fed to the real AnswerStreamGuard
+// and DirectionGuard (apps/message-proxy, built to dist), next to scanning the same text once with
+// the same scanners. No stack, no NATS: only what reading and guarding cost.
 'use strict';
 const path = require('node:path');
 const v8 = require('node:v8');
@@ -29,6 +30,13 @@ function entry(i, config, kind = 'scanner') {
     flagMessage: '',
     resolvedVersion: { id: `bench-${i}-v1`, name: 'v_1', published: true, direction: 'both', config },
   };
+}
+
+/** The SSE text cut into reads of `bytes` characters, wherever that cuts (mid-event, mid-line). */
+function inReads(sse, bytes) {
+  const reads = [];
+  for (let at = 0; at < sse.length; at += bytes) reads.push(sse.slice(at, at + bytes));
+  return reads;
 }
 
 function prose(chars) {
@@ -81,14 +89,22 @@ function collector() {
  * form, every scanner), of guarding it as a stream, and of the same guard with no scanner (the
  * per-event work every stream pays); the ratios to scanning once. Best of `reps` interleaved runs.
  */
-async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps = 7, log = console.log }) {
+async function guardCost({
+  root,
+  chars = 1 << 20,
+  deltas = [16, 64, 256],
+  readSizes = [0, 4096],
+  reps = 7,
+  log = console.log,
+}) {
   const g = require(path.join(root, 'libs', 'guardrails', 'dist', 'index.js'));
   const dist = path.join(root, 'apps', 'message-proxy', 'dist');
   const { AnswerStreamGuard } = require(path.join(dist, 'guard', 'answer-stream-guard.js'));
   const { DirectionGuard, ScanBudget } = require(path.join(dist, 'guard', 'direction-guard.js'));
   const { compiledGuardrail } = require(path.join(dist, 'guard', 'compiled-guardrails.js'));
   const { ProxyConfig } = require(path.join(dist, 'config.js'));
-  const { readStreamEvent } = require(path.join(dist, 'anthropic', 'stream-event.js'));
+  const { readStreamEvents } = require(path.join(dist, 'anthropic', 'stream-event.js'));
+  const { SseParser, formatSse } = require(path.join(dist, 'anthropic', 'sse.js'));
   const config = new ProxyConfig();
   const gc = collector();
 
@@ -99,14 +115,14 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
   ];
   const text = prose(chars);
 
-  // Each event is read from its JSON as the proxy reads it (readStreamEvent), so it is as young and
-  // short-lived as there; `parseOnly` is that read alone, taken off the guard's figures.
-  const parseOnly = (lines) => {
-    let n = 0;
-    for (const line of lines) n += readStreamEvent(line) ? 1 : 0;
-    return n;
+  // The upstream's reads, read as the proxy reads them (SseParser, readStreamEvents): `readAll` is
+  // that reading, timed on its own. The guard is timed pushing what was just read (fresh, as young
+  // as in the proxy), so its figure is not the difference of two noisy larger ones.
+  const readAll = (reads) => {
+    const parser = new SseParser();
+    return reads.map((read) => readStreamEvents(parser.push(read)).events);
   };
-  const guardOnce = (entries, lines) => {
+  const guardOnce = (entries, perRead) => {
     const guard = new DirectionGuard(
       entries,
       compiledGuardrail,
@@ -116,10 +132,12 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
     );
     const answer = new AnswerStreamGuard(guard, config.STREAM_HOLDBACK_CHARS, false);
     let left = 0;
-    for (const line of lines) {
-      const step = answer.push(readStreamEvent(line));
-      if (step.stop) throw new Error(`the guard stopped a clean answer: ${step.stop.detail}`);
-      left += step.events.length;
+    for (const events of perRead) {
+      for (const event of events) {
+        const step = answer.push(event);
+        if (step.stop) throw new Error(`the guard stopped a clean answer: ${step.stop.detail}`);
+        left += step.events.length;
+      }
     }
     const end = answer.finish();
     if (end.stop) throw new Error(`the guard stopped a clean answer: ${end.stop.detail}`);
@@ -148,58 +166,76 @@ async function guardCost({ root, chars = 1 << 20, deltas = [16, 64, 256], reps =
     `\nThe answer guard alone, in-process (apps/message-proxy AnswerStreamGuard + DirectionGuard, hold-back cap ${config.STREAM_HOLDBACK_CHARS}, scan budget ${config.SCAN_BUDGET_MS} ms):`,
   );
   log(
-    `${chars >> 10} KB of clean prose; CPU ms, best of ${reps} interleaved runs. once: scanAll over the whole text. guard: each event read from its JSON as the proxy reads it and pushed, less that read alone`,
+    `${chars >> 10} KB of clean prose; CPU ms, best of ${reps} interleaved runs. once: scanAll over the whole text. guard: the SSE text read as the proxy reads it, in upstream reads of`,
   );
   log(
-    '(the "parse ms" column). no scanner: the same guard with none, the per-event work every stream pays; scanners\' share: guard less that.',
+    '"read" bytes (1 event: each event in a read of its own, an upstream slower than the proxy), then each read\'s events pushed to the guard;',
   );
   log(
-    "scanners                 delta  events  parse ms   once ms   guard ms  x once   no scanner ms  scanners' share ms  x once  events out",
+    '"guard ms" times the pushes alone, "read ms" the reading alone. no scanner: the same guard with none, the per-event work every stream pays; scanners\' share: guard less that.',
+  );
+  log(
+    "scanners                 delta  events     read   read ms   once ms   guard ms  x once   no scanner ms  scanners' share ms  x once  events out",
   );
   const rows = [];
   for (const [name, entries] of sets) {
     const scanners = entries.map(compiledGuardrail);
     for (const deltaChars of deltas) {
-      const lines = answerEvents(text, deltaChars);
-      // Warm, as a running proxy is: compiled scanners and shared stream parts are cached.
-      g.scanAll(scanners, text);
-      guardOnce(entries, lines);
-      guardOnce([], lines);
-      parseOnly(lines);
-      const once = [];
-      const guarded = [];
-      const bare = [];
-      const parse = [];
-      let released = 0;
-      for (let i = 0; i < reps; i++) {
-        once.push((await cpuOf(() => g.scanAll(scanners, text))).ms);
-        parse.push((await cpuOf(() => parseOnly(lines))).ms);
-        const run = await cpuOf(() => guardOnce(entries, lines));
-        guarded.push(run.ms);
-        released = run.out;
-        bare.push((await cpuOf(() => guardOnce([], lines))).ms);
+      const sse = answerEvents(text, deltaChars).map((data) => formatSse({ event: JSON.parse(data).type, data }));
+      for (const readBytes of readSizes) {
+        const reads = readBytes > 0 ? inReads(sse.join(''), readBytes) : sse;
+        // Warm, as a running proxy is: compiled scanners and shared stream parts are cached.
+        g.scanAll(scanners, text);
+        guardOnce(entries, readAll(reads));
+        guardOnce([], readAll(reads));
+        const once = [];
+        const guarded = [];
+        const bare = [];
+        const parse = [];
+        let released = 0;
+        for (let i = 0; i < reps; i++) {
+          once.push((await cpuOf(() => g.scanAll(scanners, text))).ms);
+          parse.push((await cpuOf(() => readAll(reads))).ms);
+          const fresh = readAll(reads);
+          const run = await cpuOf(() => guardOnce(entries, fresh));
+          guarded.push(run.ms);
+          released = run.out;
+          const again = readAll(reads);
+          bare.push((await cpuOf(() => guardOnce([], again))).ms);
+        }
+        const p = best(parse);
+        const r = {
+          name,
+          deltaChars,
+          readBytes,
+          events: sse.length,
+          once: best(once),
+          guard: best(guarded),
+          bare: best(bare),
+          parse: p,
+          released,
+        };
+        rows.push(r);
+        log(
+          `${name.padEnd(24)} ${String(deltaChars).padStart(5)} ${String(r.events).padStart(7)} ${(readBytes ? String(readBytes) : '1 event').padStart(8)} ${f(r.parse).padStart(9)} ${f(r.once).padStart(9)} ${f(r.guard).padStart(10)} ${f(r.guard / r.once, 2).padStart(7)} ${f(r.bare).padStart(15)} ${f(Math.max(0, r.guard - r.bare)).padStart(19)} ${f(Math.max(0, r.guard - r.bare) / r.once, 2).padStart(7)} ${String(released).padStart(11)}`,
+        );
       }
-      const p = best(parse);
-      const r = {
-        name,
-        deltaChars,
-        events: lines.length,
-        once: best(once),
-        guard: Math.max(0, best(guarded) - p),
-        bare: Math.max(0, best(bare) - p),
-        parse: p,
-        released,
-      };
-      rows.push(r);
-      log(
-        `${name.padEnd(24)} ${String(deltaChars).padStart(5)} ${String(r.events).padStart(7)} ${f(r.parse).padStart(9)} ${f(r.once).padStart(9)} ${f(r.guard).padStart(10)} ${f(r.guard / r.once, 2).padStart(7)} ${f(r.bare).padStart(15)} ${f(Math.max(0, r.guard - r.bare)).padStart(19)} ${f(Math.max(0, r.guard - r.bare) / r.once, 2).padStart(7)} ${String(released).padStart(11)}`,
-      );
     }
   }
-  const worst = rows.reduce((a, b) => (b.guard / b.once > a.guard / a.once ? b : a));
-  log(
-    `target: guarding a 1 MB streamed answer costs <= 3x scanning it once; highest ratio here ${f(worst.guard / worst.once, 2)}x (${worst.name}, ${worst.deltaChars}-character deltas)`,
-  );
+  const worstOf = (xs) => xs.reduce((a, b) => (b.guard / b.once > a.guard / a.once ? b : a));
+  const worstLine = (xs) => {
+    const w = worstOf(xs);
+    return `${f(w.guard / w.once, 2)}x (${w.name}, ${w.deltaChars}-character deltas)`;
+  };
+  const byReads = readSizes.filter((b) => b > 0);
+  for (const b of byReads)
+    log(
+      `target: guarding a 1 MB streamed answer costs <= 3x scanning it once; highest ratio here, in reads of ${b} bytes: ${worstLine(rows.filter((r) => r.readBytes === b))}`,
+    );
+  if (readSizes.includes(0))
+    log(
+      `with every event in a read of its own (no upstream is that slow at 1 MB): ${worstLine(rows.filter((r) => r.readBytes === 0))}`,
+    );
   return rows;
 }
 

@@ -47,6 +47,8 @@ const cfg = {
   only: (process.env.BENCH_ONLY ?? '').split('|').filter(Boolean),
   guardChars: int('BENCH_GUARD_CHARS', 1 << 20),
   guardDeltas: (process.env.BENCH_GUARD_DELTAS ?? '16,64,256').split(',').map(Number),
+  // Upstream read sizes in bytes (0: each event in a read of its own).
+  guardReads: (process.env.BENCH_GUARD_READS ?? '0,4096').split(',').map(Number),
   guardReps: int('BENCH_GUARD_REPS', 9),
   noisy: {
     rps: int('BENCH_NOISY_RPS', 25),
@@ -331,7 +333,14 @@ async function main() {
         .join(' ')}`,
     );
     // In this process and without the stack: first, while nothing else runs.
-    if (runs('guard')) await guardCost({ root, chars: cfg.guardChars, deltas: cfg.guardDeltas, reps: cfg.guardReps });
+    if (runs('guard'))
+      await guardCost({
+        root,
+        chars: cfg.guardChars,
+        deltas: cfg.guardDeltas,
+        readSizes: cfg.guardReads,
+        reps: cfg.guardReps,
+      });
     if (!STACK_SECTIONS.some(runs)) return;
 
     const mockUrl = await startMock();

@@ -22,7 +22,7 @@ export class SseParser {
     this.pendingCr = text.endsWith('\r');
     if (this.pendingCr) text = text.slice(0, -1);
     if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-    const buffer = this.buffer + text;
+    const buffer = this.buffer ? this.buffer + text : text;
     const events: SseEvent[] = [];
     let from = 0;
     for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n', from)) {

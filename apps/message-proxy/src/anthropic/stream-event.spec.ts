@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ContentDelta, readStreamEvent } from './stream-event';
+import { ContentDelta, readStreamEvent, readStreamEvents } from './stream-event';
 
 /** What the reader gave, as the event it stands for. */
 const whole = (data: string) => {
@@ -80,5 +80,40 @@ describe('readStreamEvent', () => {
     ).toBe(undefined);
     expect(readStreamEvent('[1]')).toBeUndefined();
     expect(readStreamEvent('{"type":1}')).toBeUndefined();
+  });
+});
+
+describe('readStreamEvents', () => {
+  const data = (e: object) => ({ event: 'x', data: JSON.stringify(e) });
+  const text = (index: number, t: string, f: 'text' | 'thinking' = 'text') =>
+    data({ type: 'content_block_delta', index, delta: { type: `${f}_delta`, [f]: t } });
+
+  it('joins a run of deltas of one block and field, and keeps every other event where it was', () => {
+    const { events, malformed } = readStreamEvents([
+      text(0, 'a'),
+      text(0, 'b'),
+      text(0, 'c', 'thinking'),
+      text(1, 'd'),
+      text(1, 'e'),
+      data({ type: 'ping' }),
+      text(1, 'f'),
+      data({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'g', extra: 1 } }),
+    ]);
+    expect(malformed).toBeUndefined();
+    expect(events.map((e) => (e instanceof ContentDelta ? e.toEvent() : e))).toEqual([
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ab' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'c' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'de' } },
+      { type: 'ping' },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'f' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'g', extra: 1 } },
+    ]);
+  });
+
+  it('stops at data that is not an event, with what came before it read', () => {
+    const bad = { event: 'content_block_delta', data: '{"type":' };
+    const { events, malformed } = readStreamEvents([text(0, 'a'), text(0, 'b'), bad, text(0, 'c')]);
+    expect(malformed).toBe(bad);
+    expect(events).toEqual([new ContentDelta(0, 'text', 'ab')]);
   });
 });

@@ -1,4 +1,5 @@
 import { isObject } from './content';
+import type { SseEvent } from './sse';
 
 /** An event of the Messages stream, as parsed: `type` names it. */
 export type StreamEvent = Record<string, unknown> & { type: string };
@@ -58,10 +59,59 @@ function readContentDelta(data: string): ContentDelta | undefined {
   at += field === 'text' ? TEXT.length : THINKING.length;
   // What lies between the key and the closing `}}` must be one JSON string and nothing more.
   if (data.charCodeAt(at) !== 34) return undefined;
+  const end = data.length - 2;
+  // Most strings have no escape: then the text is what lies between the quotes.
+  PLAIN_STRING.lastIndex = at;
+  if (PLAIN_STRING.test(data) && PLAIN_STRING.lastIndex === end)
+    return new ContentDelta(index, field, data.slice(at + 1, end - 1));
   try {
-    const text: unknown = JSON.parse(data.slice(at, data.length - 2));
+    const text: unknown = JSON.parse(data.slice(at, end));
     return typeof text === 'string' ? new ContentDelta(index, field, text) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A JSON string with no escape (nothing JSON forbids unescaped in one: a quote, a backslash, a control character). */
+const PLAIN_STRING = /"[^"\\\u0000-\u001f]*"/y;
+
+/**
+ * Reads the events of one upstream read (readStreamEvent each). A run of text (or thinking) deltas
+ * of one block becomes one ContentDelta with their texts joined: they arrived together, and would
+ * leave in one frame anyway, so the guard and the client's serialiser take them as one. Reading
+ * stops at the first event whose data is not an event (`malformed`).
+ */
+export function readStreamEvents(raws: readonly SseEvent[]): {
+  events: (StreamEvent | ContentDelta)[];
+  malformed?: SseEvent;
+} {
+  const events: (StreamEvent | ContentDelta)[] = [];
+  let run: string[] | undefined;
+  const closeRun = () => {
+    if (!run) return;
+    const last = events[events.length - 1] as ContentDelta;
+    events[events.length - 1] = new ContentDelta(last.index, last.field, run.join(''));
+    run = undefined;
+  };
+  for (const raw of raws) {
+    const event = readStreamEvent(raw.data);
+    if (!event) {
+      closeRun();
+      return { events, malformed: raw };
+    }
+    const last = events[events.length - 1];
+    if (
+      event instanceof ContentDelta &&
+      last instanceof ContentDelta &&
+      last.index === event.index &&
+      last.field === event.field
+    ) {
+      (run ??= [last.text]).push(event.text);
+      continue;
+    }
+    closeRun();
+    events.push(event);
+  }
+  closeRun();
+  return { events };
 }

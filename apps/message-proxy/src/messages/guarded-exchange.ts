@@ -23,7 +23,7 @@ import {
 } from '../anthropic/content';
 import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
-import { readStreamEvent } from '../anthropic/stream-event';
+import { readStreamEvents } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
 import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { PromptRecorder } from '../records/prompt-recorder';
@@ -265,18 +265,18 @@ export class GuardedExchange {
     try {
       reading: for await (const chunk of upstream.body) {
         try {
-          for (const raw of parser.push(String(chunk))) {
-            const event = readStreamEvent(raw.data);
-            if (!event) {
-              stop = { reason: 'malformed', detail: `an event the proxy could not parse (${raw.event})` };
-              break reading;
-            }
+          const { events, malformed } = readStreamEvents(parser.push(String(chunk)));
+          for (const event of events) {
             const step = guard.push(event);
             send(step.events);
             if (step.stop) {
               stop = step.stop;
               break reading;
             }
+          }
+          if (malformed) {
+            stop = { reason: 'malformed', detail: `an event the proxy could not parse (${malformed.event})` };
+            break reading;
           }
         } finally {
           frame.flush();
