@@ -73,6 +73,7 @@ function readContentDelta(data: string): ContentDelta | undefined {
 }
 
 /** A JSON string with no escape (nothing JSON forbids unescaped in one: a quote, a backslash, a control character). */
+// eslint-disable-next-line no-control-regex -- control characters are what a JSON string must escape
 const PLAIN_STRING = /"[^"\\\u0000-\u001f]*"/y;
 
 /**
