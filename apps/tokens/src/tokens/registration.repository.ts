@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { type AdmissionOutcome, Prisma, type Registration } from '../generated/prisma/client';
+import { type AdmissionOutcome, type Registration } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface AdmitInput {
@@ -44,10 +44,11 @@ interface AdmitRow {
 }
 
 /**
- * Admission writes, each one SQL statement (one round trip). The statement re-checks the token
- * in Postgres (still VALID, enabled, registrations left) so the in-memory view can never admit
- * more than the database allows; a limited token's count is taken with a row lock, an unlimited
- * token's row is only read, so sites registering with one token do not queue behind each other.
+ * Admission writes, each one SQL statement (one round trip), prepared once per connection. The
+ * statement re-checks the token in Postgres (still VALID, enabled, registrations left) so the
+ * in-memory view can never admit more than the database allows; a limited token's count is taken
+ * with a row lock, an unlimited token's row is only read, so sites registering with one token do
+ * not queue behind each other.
  */
 @Injectable()
 export class RegistrationRepository {
@@ -124,62 +125,67 @@ export class RegistrationRepository {
     return this.prisma.registration.findMany({ where: { tenant, tokenUid }, orderBy: { name: 'asc' } });
   }
 
-  /** The node name is registered under another token of the same namespace that still exists. */
-  private takenBy(i: AdmitInput): Prisma.Sql {
-    return Prisma.sql`SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
-      WHERE r.tenant = tokens.tenant AND r.namespace = tokens.namespace AND r.name = ${i.nodeName} AND r.token_uid <> ${i.tokenUid}::uuid`;
-  }
-
   private admitUnlimited(i: AdmitInput): Promise<AdmitRow[]> {
-    const passport = JSON.stringify(i.passport);
-    return this.prisma.$queryRaw<AdmitRow[]>`
-      WITH tok AS (
-        SELECT uid, tenant, namespace, name, state::text AS state, revision FROM tokens.tokens
-        WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
-          AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
-          AND NOT EXISTS (${this.takenBy(i)})
-      ), reg AS (
-        INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
-        SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
-        ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
-          site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
-          WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
-        RETURNING *
-      ), audit AS (
-        INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
-        SELECT ${randomUUID()}::uuid, 'ADMITTED', 'admitted', ${i.sourceAddress}, reg.tenant, reg.token_uid, ${i.nodeName}, ${i.siteName} FROM reg
-      )
-      SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
+    return this.prisma.prepared<AdmitRow>('tokens_admit_unlimited', ADMIT_UNLIMITED, admitValues(i));
   }
 
   private admitLimited(i: AdmitInput): Promise<AdmitRow[]> {
-    const passport = JSON.stringify(i.passport);
-    return this.prisma.$queryRaw<AdmitRow[]>`
-      WITH tok AS (
-        UPDATE tokens.tokens SET
-          used_registrations = used_registrations + 1,
-          state = CASE WHEN used_registrations + 1 >= max_registrations THEN 'EXPIRED'::tokens."TokenState" ELSE state END,
-          revision = revision + CASE WHEN used_registrations + 1 >= max_registrations THEN 1 ELSE 0 END,
-          modified_at = CASE WHEN used_registrations + 1 >= max_registrations THEN now() ELSE modified_at END
-        WHERE uid = ${i.tokenUid}::uuid AND state = 'VALID' AND NOT disable
-          AND (expires_at IS NULL OR expires_at > now())
-          AND max_registrations IS NOT NULL AND used_registrations < max_registrations
-          AND NOT EXISTS (${this.takenBy(i)})
-        RETURNING uid, tenant, namespace, name, state::text AS state, revision
-      ), reg AS (
-        INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
-        SELECT ${randomUUID()}::uuid, tok.tenant, tok.namespace, ${i.nodeName}, tok.uid, tok.name, ${i.siteName}, ${passport}::jsonb, ${i.sourceAddress} FROM tok
-        ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
-          site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
-          WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
-        RETURNING *
-      ), audit AS (
-        INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
-        SELECT ${randomUUID()}::uuid, 'ADMITTED', 'admitted', ${i.sourceAddress}, reg.tenant, reg.token_uid, ${i.nodeName}, ${i.siteName} FROM reg
-      )
-      SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
+    return this.prisma.prepared<AdmitRow>('tokens_admit_limited', ADMIT_LIMITED, admitValues(i));
   }
 }
+
+/** The parameters of both admission statements, in their order ($1 to $7). */
+function admitValues(i: AdmitInput): unknown[] {
+  return [i.tokenUid, i.nodeName, randomUUID(), i.siteName, JSON.stringify(i.passport), i.sourceAddress, randomUUID()];
+}
+
+// The admission statements: $1 token uid, $2 node name, $3 registration uid, $4 site name,
+// $5 passport (JSON), $6 source address, $7 audit row id. Each takes the token (`tok`: VALID,
+// enabled, unexpired, with registrations left, the node name not held by another token that still
+// exists), writes the registration (`reg`) and its audit row, and returns the registration with
+// the token's state after it.
+
+/** The node name is registered under another token of the same namespace that still exists. */
+const TAKEN_BY_OTHER = `SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
+      WHERE r.tenant = tokens.tenant AND r.namespace = tokens.namespace AND r.name = $2 AND r.token_uid <> $1::uuid`;
+
+const REGISTER_AND_AUDIT = `
+  reg AS (
+    INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+    SELECT $3::uuid, tok.tenant, tok.namespace, $2, tok.uid, tok.name, $4, $5::jsonb, $6 FROM tok
+    ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
+      site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+      WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
+    RETURNING *
+  ), audit AS (
+    INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
+    SELECT $7::uuid, 'ADMITTED', 'admitted', $6, reg.tenant, reg.token_uid, $2, $4 FROM reg
+  )
+  SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision FROM reg, tok`;
+
+/** An unlimited token's row is only read, so sites registering with one token do not queue behind each other. */
+const ADMIT_UNLIMITED = `
+  WITH tok AS (
+    SELECT uid, tenant, namespace, name, state::text AS state, revision FROM tokens.tokens
+    WHERE uid = $1::uuid AND state = 'VALID' AND NOT disable
+      AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
+      AND NOT EXISTS (${TAKEN_BY_OTHER})
+  ), ${REGISTER_AND_AUDIT}`;
+
+/** A limited token's count is taken with a row lock; its last registration moves it to EXPIRED. */
+const ADMIT_LIMITED = `
+  WITH tok AS (
+    UPDATE tokens.tokens SET
+      used_registrations = used_registrations + 1,
+      state = CASE WHEN used_registrations + 1 >= max_registrations THEN 'EXPIRED'::tokens."TokenState" ELSE state END,
+      revision = revision + CASE WHEN used_registrations + 1 >= max_registrations THEN 1 ELSE 0 END,
+      modified_at = CASE WHEN used_registrations + 1 >= max_registrations THEN now() ELSE modified_at END
+    WHERE uid = $1::uuid AND state = 'VALID' AND NOT disable
+      AND (expires_at IS NULL OR expires_at > now())
+      AND max_registrations IS NOT NULL AND used_registrations < max_registrations
+      AND NOT EXISTS (${TAKEN_BY_OTHER})
+    RETURNING uid, tenant, namespace, name, state::text AS state, revision
+  ), ${REGISTER_AND_AUDIT}`;
 
 /** The row a refusal is counted in: its source, reason and token, in one UTC minute. */
 export function refusalKey(source: string, reason: string, tokenUid: string | null, at: Date): string {
