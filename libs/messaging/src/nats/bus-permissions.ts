@@ -27,9 +27,9 @@ import { EVENT_PAYLOAD_BUCKET } from '../jetstream/event-publisher';
  * Who may say what on the bus. Each process connects to NATS as its own user, and nats-server
  * enforces these permissions (rendered by `natsServerAuthorization`): the gateway alone calls the
  * services' requests, the message proxy alone asks for decrypted provider runtimes, each service
- * publishes only its own events and reads only the streams it needs. Only a service that answers a
- * stream or a long call may publish frames to its caller's frames inbox: the message proxy, and
- * providers (the connection test is a long call).
+ * publishes only its own events and reads only the streams it needs. A service that answers
+ * requests publishes its replies (and a stream's or long call's frames) into its callers' frames
+ * inboxes, and only theirs.
  */
 export const BUS_USERS = ['gateway', 'tokens', 'providers', 'projects', 'prompts', 'message-proxy'] as const;
 export type BusUser = (typeof BUS_USERS)[number];
@@ -112,11 +112,15 @@ export function inboxPrefix(user: string): string {
 /** Frames of a streamed reply go to `<inbox prefix>.frames.<id>`: the streaming service may publish there. */
 export const FRAMES_TOKEN = 'frames';
 
+/**
+ * No `allow_responses`: with it, nats-server keeps every reply subject it delivers to an answering
+ * client until its expiry, also JetStream deliveries (acked under `$JS.ACK`) and calls answered
+ * with frames, which never use their entry. Replies go to the callers' frames inboxes instead,
+ * which the answering services may publish into.
+ */
 export interface NatsPermissions {
   publish: { allow: string[] };
   subscribe: { allow: string[] };
-  /** Answering services may publish one reply to the reply subject of each request they got. */
-  allow_responses?: { max: number; expires: string };
 }
 
 /** What a stream's consumers, its writer's acks and its direct reads need on the JetStream API. */
@@ -135,8 +139,11 @@ function streamApi(stream: string): string[] {
   ];
 }
 
-/** The permissions of one bus user, derived from its role. */
-export function natsPermissions(user: BusUser): NatsPermissions {
+/**
+ * The permissions of one bus user, derived from its role. `unrestricted`: users outside the roles
+ * (the tests' own) that may call anything; an answering service may reply anywhere in their inboxes.
+ */
+export function natsPermissions(user: BusUser, unrestricted: readonly string[] = []): NatsPermissions {
   const role = BUS_ROLES[user];
   const answers = role.answers ?? [];
   const publishes = role.publishes ?? [];
@@ -144,17 +151,18 @@ export function natsPermissions(user: BusUser): NatsPermissions {
   for (const bucket of role.kv ?? []) streams.add(`KV_${bucket}`);
   for (const { bucket } of role.objects ?? []) streams.add(`OBJ_${bucket}`);
   const usesJetStream = streams.size > 0;
-  // A streamed reply goes to the caller's frames inbox; the callers of each stream this user answers.
-  const framesTo = answers.some((c) => c.kind === 'stream')
-    ? BUS_USERS.filter((u) => (BUS_ROLES[u].calls ?? []).some((c) => c.kind === 'stream' && answers.includes(c))).map(
-        (u) => `${inboxPrefix(u)}.${FRAMES_TOKEN}.>`,
-      )
-    : [];
+  // Replies go to the caller's frames inbox (RpcClient): the inboxes of every caller of a request this user answers.
+  const repliesTo = [
+    ...BUS_USERS.filter((u) => (BUS_ROLES[u].calls ?? []).some((c) => answers.includes(c))).map(
+      (u) => `${inboxPrefix(u)}.${FRAMES_TOKEN}.>`,
+    ),
+    ...(answers.length > 0 ? unrestricted.map((u) => `${inboxPrefix(u)}.>`) : []),
+  ];
   const publish = [
     ...(role.calls ?? []).map((c) => c.subject),
     ...publishes.map((e) => e.subject),
     ...(role.sends ?? []).map((s) => s.subject('>')),
-    ...framesTo,
+    ...repliesTo,
     ...(role.kv ?? []).map((b) => `$KV.${b}.>`),
     ...(role.objects ?? []).filter((o) => o.write).map((o) => `$O.${o.bucket}.>`),
     ...(usesJetStream ? ['$JS.API.INFO', ...[...streams].flatMap(streamApi)] : []),
@@ -165,10 +173,7 @@ export function natsPermissions(user: BusUser): NatsPermissions {
     ...(role.hears ?? []).map((e) => e.subject),
     ...(role.receives ?? []).map((s) => s.subject('>')),
   ];
-  const permissions: NatsPermissions = { publish: { allow: unique(publish) }, subscribe: { allow: unique(subscribe) } };
-  // Long enough for the slowest request (RPC_TIMEOUT_MS is at most 120 s).
-  if (answers.length > 0) permissions.allow_responses = { max: 1, expires: '3m' };
-  return permissions;
+  return { publish: { allow: unique(publish) }, subscribe: { allow: unique(subscribe) } };
 }
 
 function unique(subjects: string[]): string[] {
@@ -197,7 +202,11 @@ export function natsServerAuthorization(
 ): string {
   const users = BUS_USERS.map((user) => {
     const password = passwords ? JSON.stringify(passwords[user]) : `$${passwordVariable(user)}`;
-    return `    {\n      user: ${JSON.stringify(user)}\n      password: ${password}\n      permissions: ${block(natsPermissions(user), 6)}\n    }`;
+    const permissions = natsPermissions(
+      user,
+      unrestricted.map((u) => u.user),
+    );
+    return `    {\n      user: ${JSON.stringify(user)}\n      password: ${password}\n      permissions: ${block(permissions, 6)}\n    }`;
   });
   for (const u of unrestricted)
     users.push(`    { user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)} }`);
