@@ -74,6 +74,16 @@ export class ProxyConfig extends PlatformConfig {
   SCAN_WORKER_IDLE = true;
 
   /**
+   * A scan of a text of at most this many characters runs on the proxy's event loop rather than a
+   * scan worker (0: never), when its tenant's scans have been cheap lately and its scanners compile
+   * quickly: handing a short text to a worker and back costs more than the scan. Such a scan may
+   * take 5 ms; one that would take longer goes to the workers, with its tenant's next ones.
+   */
+  @IsInt()
+  @Min(0)
+  SCAN_INLINE_MAX_CHARS = 4096;
+
+  /**
    * A tenant's share of the scan workers' CPU on this replica: its scans may cost on average this
    * many ms of CPU per second (0: no cap), saving up at most SCAN_CPU_BURST_MS. A tenant over it
    * waits (its requests queue) until it is back under, so one tenant's costly scanners cannot take

@@ -88,6 +88,7 @@ export class ProxyModule implements OnApplicationShutdown {
                   maxWaiting: config.SCAN_QUEUE_PER_TENANT,
                   nice: config.SCAN_WORKER_NICE,
                   idle: config.SCAN_WORKER_IDLE,
+                  inlineMaxChars: config.SCAN_INLINE_MAX_CHARS,
                   cpuMsPerSecond: config.SCAN_CPU_MS_PER_SECOND_PER_TENANT,
                   cpuBurstMs: config.SCAN_CPU_BURST_MS,
                 })

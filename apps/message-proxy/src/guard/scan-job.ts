@@ -82,9 +82,13 @@ export interface ScanRequest {
 }
 
 /** A scan worker's answer: the result, the keys (scannerKey) of configs it does not have, or an error. */
-export type ScanReply = { id: number } & (
-  { result: ScanJobResult; cpuMs?: number } | { need: string[] } | { error: string }
-);
+export type ScanReply = { id: number } &
+  /** `compileMs`: what compiling took (ms), by scannerKey, for the scanners this job compiled. */
+  (
+    | { result: ScanJobResult; cpuMs?: number; compileMs?: Record<string, number> }
+    | { need: string[] }
+    | { error: string }
+  );
 
 export function scannerKey(s: ScannerKey): string {
   return `${s.id}\u0000${s.version}`;

@@ -205,6 +205,39 @@ describe('ScanPool', () => {
       expect(outcomes(third)[0]).toEqual(outcomes(inline({ ...scan(), scanners: changed }))[0]);
     });
 
+    describe('on the calling thread', () => {
+      // A regex and a config that does not compile: both compile in well under INLINE_COMPILE_MS.
+      const quick = (): ScanJob => ({ scanners: [scanners[0], scanners[2]], text, limitMs: 5000, spentMs: 0 });
+
+      it('scans a short text of a tenant whose scanners compiled quickly on a worker, as the worker does', async () => {
+        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000 });
+        // Never compiled anywhere yet: a worker compiles first.
+        expect(pool.tryInline('t', quick())).toBeUndefined();
+        const onWorker = await pool.run('t', quick());
+        const posts = posted.mock.calls.length;
+        const here = pool.tryInline('t', quick());
+        expect(here).toBeDefined();
+        expect(outcomes(here!)).toEqual(outcomes(onWorker));
+        expect(outcomes(here!)[0]).toMatchObject({ failed: true });
+        expect(posted.mock.calls.length).toBe(posts);
+      });
+
+      it('leaves to the workers a long text, and a tenant whose scan ran past the inline budget', async () => {
+        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000 });
+        await pool.run('t', quick());
+        expect(pool.tryInline('t', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();
+        // No budget left for it here: it goes to a worker, and so do the tenant's next scans.
+        expect(pool.tryInline('costly', { ...quick(), spentMs: 5000 })).toBeUndefined();
+        expect(pool.tryInline('costly', quick())).toBeUndefined();
+        expect(pool.tryInline('other', quick())).toBeDefined();
+        // Off by default.
+        await pool.close();
+        pool = standIn({ script: join(dir, 'from-sources.js') });
+        await pool.run('t', quick());
+        expect(pool.tryInline('t', quick())).toBeUndefined();
+      });
+    });
+
     it('sends the configs again to a worker that replaced one that died', async () => {
       pool = standIn({ script: join(dir, 'from-sources.js') });
       await pool.run('t', scan());

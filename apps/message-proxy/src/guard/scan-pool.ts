@@ -2,9 +2,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { COMPILE_CACHE_SIZE } from '@bastion/guardrails';
+import { COMPILE_CACHE_SIZE, sharedScannerCache } from '@bastion/guardrails';
+import { ScanBudget } from './direction-guard';
 import { FairQueue } from './fair-queue';
-import { scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
+import { runScanJob, scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
+
+/** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
+export const INLINE_SCAN_MS = 5;
+/** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
+export const INLINE_COMPILE_MS = 5;
 
 /** Nest token of the process's ScanPool (null when scans run on the event loop). */
 export const SCAN_POOL = Symbol('SCAN_POOL');
@@ -47,6 +53,11 @@ export interface ScanPoolOptions {
    * what its caller waits.
    */
   maxDebtWaitMs?: number;
+  /**
+   * A job whose text is at most this many characters may run on the caller's thread (`tryInline`),
+   * 0: never. Handing a short text to a worker and back costs more than scanning it.
+   */
+  inlineMaxChars?: number;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -92,6 +103,8 @@ export class ScanPool {
   /** Each tenant's CPU balance (ms; negative: in debt), as of `at` (ms since the epoch). */
   private readonly credit = new Map<string, { balance: number; at: number }>();
   private wakeUp?: { timer: NodeJS.Timeout; at: number };
+  /** What compiling each scanner version took on a worker (ms, by scannerKey), as the workers reported. */
+  private readonly compileCosts = new Map<string, number>();
   private readonly script: string;
   private nextId = 0;
   private closed = false;
@@ -139,6 +152,39 @@ export class ScanPool {
     });
   }
 
+  /**
+   * Runs a short job on the caller's thread when that is cheap and safe, else answers undefined
+   * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
+   * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
+   * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: a scanner that runs
+   * over it makes the tenant costly (its scans then go to the workers) and the job goes to a worker
+   * with the budget it had, so the caller's thread is held up that long at most.
+   */
+  tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
+    const max = this.options.inlineMaxChars ?? 0;
+    if (this.closed || job.text.length > max || this.heavy(tenant) || this.balance(tenant) <= 0) return undefined;
+    let compiling = 0;
+    for (const ref of job.scanners) {
+      if (sharedScannerCache.peek(ref) !== undefined) continue;
+      const ms = this.compileCosts.get(scannerKey(ref));
+      // Never compiled where this pool saw it: a worker compiles it first.
+      if (ms === undefined) return undefined;
+      compiling += ms;
+    }
+    if (compiling > INLINE_COMPILE_MS) return undefined;
+    const budget = new ScanBudget(Math.min(job.limitMs, job.spentMs + INLINE_SCAN_MS), job.spentMs);
+    const started = performance.now();
+    const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
+    const cost = performance.now() - started;
+    if (result.scanners.some((o) => 'overLimit' in o)) {
+      this.heavyUntil.set(tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+      this.charge(tenant, cost);
+      return undefined;
+    }
+    this.account(tenant, cost);
+    return result;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.wakeUp?.timer);
@@ -160,10 +206,8 @@ export class ScanPool {
         return;
       }
       const result = 'result' in msg ? msg.result : undefined;
-      const cost = ('cpuMs' in msg ? msg.cpuMs : undefined) ?? result?.spentMs ?? 0;
-      if (cost > (this.options.heavyMs ?? 50))
-        this.heavyUntil.set(task.tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
-      this.charge(task.tenant, cost);
+      if ('compileMs' in msg) this.learnCompileCosts(msg.compileMs);
+      this.account(task.tenant, ('cpuMs' in msg ? msg.cpuMs : undefined) ?? result?.spentMs ?? 0);
       this.free(slot);
       if (result) task.resolve(result);
       else task.reject(new Error(`scan worker: ${'error' in msg ? msg.error : 'configs missing after a resend'}`));
@@ -226,6 +270,22 @@ export class ScanPool {
     const rate = this.options.cpuMsPerSecond ?? 0;
     const balance = this.balance(tenant);
     return rate > 0 && balance <= 0 ? (-balance * 1000) / rate : 0;
+  }
+
+  /** Charges a scan's CPU cost to its tenant's share; a costly one makes the tenant costly for a while. */
+  private account(tenant: string, costMs: number): void {
+    if (costMs > (this.options.heavyMs ?? 50))
+      this.heavyUntil.set(tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+    this.charge(tenant, costMs);
+  }
+
+  private learnCompileCosts(costs: Record<string, number> | undefined): void {
+    for (const [key, ms] of Object.entries(costs ?? {})) {
+      this.compileCosts.delete(key);
+      if (this.compileCosts.size >= COMPILE_CACHE_SIZE)
+        this.compileCosts.delete(this.compileCosts.keys().next().value as string);
+      this.compileCosts.set(key, ms);
+    }
   }
 
   private charge(tenant: string, costMs: number): void {

@@ -4,7 +4,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
-import { runScanJob, type ScanReply, type ScanRequest } from './scan-job';
+import { runScanJob, type ScanReply, type ScanRequest, scannerKey } from './scan-job';
 import { ScannerConfigs } from './scanner-configs';
 
 /**
@@ -53,14 +53,21 @@ parentPort?.on('message', ({ id, job, configs: sent }: ScanRequest) => {
     const before = threadCpuMs();
     const scanners = configs.resolve(job, sent);
     if (!Array.isArray(scanners)) return reply({ id, need: scanners.missing });
+    const compileMs: Record<string, number> = {};
     const result = runScanJob(
       { ...job, scanners },
-      (ref) => sharedScannerCache.get(ref),
+      (ref) => {
+        const compiles = sharedScannerCache.compileCount;
+        const started = performance.now();
+        const scanner = sharedScannerCache.get(ref);
+        if (sharedScannerCache.compileCount !== compiles) compileMs[scannerKey(ref)] = performance.now() - started;
+        return scanner;
+      },
       new ScanBudget(job.limitMs, job.spentMs),
     );
     const after = threadCpuMs();
     // What the job cost this thread, not the time it took: on a busy machine a quick scan may wait.
-    reply({ id, result, cpuMs: before === undefined || after === undefined ? undefined : after - before });
+    reply({ id, result, cpuMs: before === undefined || after === undefined ? undefined : after - before, compileMs });
   } catch (err) {
     reply({ id, error: err instanceof Error ? err.message : String(err) });
   }

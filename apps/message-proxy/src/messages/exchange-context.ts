@@ -76,7 +76,13 @@ export class ExchangeContext {
     const enforce = project.project.enforcing;
     const budget = new ScanBudget(this.config.SCAN_BUDGET_MS);
     const pool = this.pool;
-    const runner: ScanRunner | undefined = pool ? (job) => pool.run(principal.tenant, job) : undefined;
+    // A short text with cheap scanners is scanned here: a worker's round trip would cost more.
+    const runner: ScanRunner | undefined = pool
+      ? (job) => {
+          const inline = pool.tryInline(principal.tenant, job);
+          return inline ? Promise.resolve(inline) : pool.run(principal.tenant, job);
+        }
+      : undefined;
     return {
       project,
       provider,

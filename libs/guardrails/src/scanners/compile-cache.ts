@@ -60,6 +60,12 @@ export class CompiledScannerCache {
     return compiled;
   }
 
+  /** The compiled scanner (or its Error) when this cache holds it for this config; never compiles. */
+  peek(ref: ScannerVersionRef): Scanner | Error | undefined {
+    const hit = this.entries.get(`${ref.id}\u0000${ref.version}`);
+    return hit !== undefined && hit.json === this.jsonOf(ref.config) ? hit.compiled : undefined;
+  }
+
   private jsonOf(config: object): string {
     let json = this.json.get(config);
     if (json === undefined) {
