@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
-import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 
 export class ProxyConfig extends PlatformConfig {
   /** Hosts, host:port pairs, IPs or CIDRs the proxy may reach although private (e.g. a local model). */
@@ -64,14 +64,6 @@ export class ProxyConfig extends PlatformConfig {
   @Min(0)
   @Max(19)
   SCAN_WORKER_NICE = 10;
-
-  /**
-   * The scan workers that run at SCAN_WORKER_NICE also run under SCHED_IDLE (Linux, where `chrt`
-   * is on the PATH): any thread that answers requests preempts them the moment it wakes, so a
-   * costly tenant's scanning takes only CPU time no request wants.
-   */
-  @IsBoolean()
-  SCAN_WORKER_IDLE = true;
 
   /**
    * A scan of a text of at most this many characters runs on the proxy's event loop rather than a

@@ -87,7 +87,6 @@ export class ProxyModule implements OnApplicationShutdown {
                   perTenant: config.SCAN_WORKERS_PER_TENANT,
                   maxWaiting: config.SCAN_QUEUE_PER_TENANT,
                   nice: config.SCAN_WORKER_NICE,
-                  idle: config.SCAN_WORKER_IDLE,
                   inlineMaxChars: config.SCAN_INLINE_MAX_CHARS,
                   cpuMsPerSecond: config.SCAN_CPU_MS_PER_SECOND_PER_TENANT,
                   cpuBurstMs: config.SCAN_CPU_BURST_MS,

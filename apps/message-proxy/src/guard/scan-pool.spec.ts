@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -33,9 +33,6 @@ parentPort.on('message', ({ id, job, configs }) => {
   parentPort.postMessage({ id, result: { scanners: [], spentMs: Number(sleep ?? busy), nice: os.getPriority(0) }, cpuMs: cpu() - before });
 });
 `;
-
-/** The SCHED_IDLE scheduling policy's number on Linux. */
-const SCHED_IDLE = 5;
 
 const job = (text: string): ScanJob => ({ scanners: [], text, limitMs: 1000, spentMs: 0 });
 
@@ -252,22 +249,4 @@ describe('ScanPool', () => {
       expect(outcomes(again)).toEqual(outcomes(inline(scan())));
     });
   });
-
-  // SCHED_IDLE is Linux's, and set through util-linux's chrt.
-  const linuxWithChrt = process.platform === 'linux' && existsSync('/usr/bin/chrt');
-  (linuxWithChrt ? it : it.skip)(
-    "runs the lower-priority workers under SCHED_IDLE when asked, and the first at the process's policy",
-    async () => {
-      /** Scheduling policy (field 41 of /proc/<pid>/task/<tid>/stat) of each of this process's threads. */
-      const policies = () =>
-        readdirSync('/proc/self/task').map((tid) => {
-          const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-          return Number(fields[41 - 3]);
-        });
-      const before = policies().filter((p) => p === SCHED_IDLE).length;
-      pool = standIn({ script: join(dir, 'from-sources.js'), workers: 3, nice: 10, idle: true });
-      await Promise.all(['a', 'b', 'c'].map((t) => pool.run(t, job('x'))));
-      expect(policies().filter((p) => p === SCHED_IDLE).length - before).toBe(2);
-    },
-  );
 });

@@ -32,8 +32,6 @@ export interface ScanPoolOptions {
    * scans are quick, so a tenant with costly scans cannot slow another's down to its priority.
    */
   nice: number;
-  /** The lower-priority workers also run under SCHED_IDLE (Linux): see scan-worker.ts. */
-  idle?: boolean;
   /**
    * A scan that cost its worker's thread more CPU than this (ms; its time where Node cannot tell)
    * makes its tenant's scans run on the lower-priority workers for `heavyForMs`. Default 50, 60 s.
@@ -193,9 +191,7 @@ export class ScanPool {
   }
 
   private spawn(prompt: boolean): Slot {
-    const worker = new Worker(this.script, {
-      workerData: prompt ? { nice: 0 } : { nice: this.options.nice, idle: this.options.idle ?? false },
-    });
+    const worker = new Worker(this.script, { workerData: { nice: prompt ? 0 : this.options.nice } });
     const slot: Slot = { worker, id: -1, prompt, sent: new Map() };
     worker.on('message', (msg: ScanReply) => {
       const task = slot.task;

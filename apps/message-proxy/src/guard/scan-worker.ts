@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedScannerCache } from '@bastion/guardrails';
@@ -13,29 +11,12 @@ import { ScannerConfigs } from './scanner-configs';
  * it no longer has (`need`), which the pool then sends with the job again. On Linux a thread has its own nice value, so `workerData.nice` lowers this thread's CPU
  * priority and no other thread's.
  */
-const { nice = 0, idle = false } = (workerData ?? {}) as { nice?: number; idle?: boolean };
+const nice = Number((workerData as { nice?: number } | undefined)?.nice ?? 0);
 if (nice > 0) {
   try {
     setPriority(0, nice);
   } catch {
     // Not allowed here: the worker runs at the process's priority.
-  }
-}
-if (idle) runWhenIdle();
-
-/**
- * Puts this thread under SCHED_IDLE (Linux, through util-linux's chrt, which may lower any thread's
- * policy without privileges): it then runs only on CPU time nothing else wants, and a thread of
- * any other policy that wakes preempts it at once, where a nice value only weighs its share.
- * Where that fails the thread keeps its nice value.
- */
-function runWhenIdle(): void {
-  try {
-    // "/proc/thread-self" names this thread: "<pid>/task/<tid>".
-    const tid = readlinkSync('/proc/thread-self').split('/').pop();
-    if (tid) execFileSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 2000 });
-  } catch {
-    // No chrt, or not Linux.
   }
 }
 
