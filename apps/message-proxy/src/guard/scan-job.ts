@@ -93,3 +93,9 @@ export type ScanReply = { id: number } &
 export function scannerKey(s: ScannerKey): string {
   return `${s.id}\u0000${s.version}`;
 }
+
+/** CPU time of the calling thread (ms), where Node can tell (`process.threadCpuUsage`, Node 23.9 on). */
+export function threadCpuMs(): number | undefined {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : undefined;
+}

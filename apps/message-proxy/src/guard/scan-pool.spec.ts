@@ -219,13 +219,14 @@ describe('ScanPool', () => {
         expect(posted.mock.calls.length).toBe(posts);
       });
 
-      it('leaves to the workers a long text, and a tenant whose scan ran past the inline budget', async () => {
-        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000 });
-        await pool.run('t', quick());
-        expect(pool.tryInline('t', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();
-        // No budget left for it here: it goes to a worker, and so do the tenant's next scans.
-        expect(pool.tryInline('costly', { ...quick(), spentMs: 5000 })).toBeUndefined();
+      it('leaves to the workers a long text, a job past the inline budget, and a tenant whose scans are costly', async () => {
+        // Every scan that costs anything marks its tenant costly here.
+        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000, heavyMs: 0 });
+        await pool.run('costly', quick());
         expect(pool.tryInline('costly', quick())).toBeUndefined();
+        expect(pool.tryInline('other', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();
+        // No budget left for it here: a worker says what that means.
+        expect(pool.tryInline('other', { ...quick(), spentMs: 5000 })).toBeUndefined();
         expect(pool.tryInline('other', quick())).toBeDefined();
         // Off by default.
         await pool.close();

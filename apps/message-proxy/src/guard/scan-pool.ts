@@ -5,7 +5,15 @@ import { DomainError, ErrorCode } from '@bastion/contracts';
 import { COMPILE_CACHE_SIZE, sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
 import { FairQueue } from './fair-queue';
-import { runScanJob, scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
+import {
+  runScanJob,
+  scannerKey,
+  type ScanJob,
+  type ScanJobResult,
+  type ScanReply,
+  type ScanRequest,
+  threadCpuMs,
+} from './scan-job';
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
@@ -154,9 +162,10 @@ export class ScanPool {
    * Runs a short job on the caller's thread when that is cheap and safe, else answers undefined
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
-   * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: a scanner that runs
-   * over it makes the tenant costly (its scans then go to the workers) and the job goes to a worker
-   * with the budget it had, so the caller's thread is held up that long at most.
+   * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
+   * to a worker with the budget it had, so the caller's thread is held up that long at most, and a
+   * scan that cost this thread more than that makes the tenant costly (its scans then go to the
+   * workers).
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
     const max = this.options.inlineMaxChars ?? 0;
@@ -171,16 +180,16 @@ export class ScanPool {
     }
     if (compiling > INLINE_COMPILE_MS) return undefined;
     const budget = new ScanBudget(Math.min(job.limitMs, job.spentMs + INLINE_SCAN_MS), job.spentMs);
+    const cpuBefore = threadCpuMs();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
-    const cost = performance.now() - started;
-    if (result.scanners.some((o) => 'overLimit' in o)) {
-      this.heavyUntil.set(tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
-      this.charge(tenant, cost);
-      return undefined;
-    }
-    this.account(tenant, cost);
-    return result;
+    const cpuAfter = threadCpuMs();
+    // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
+    const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
+    this.charge(tenant, cost);
+    if (cost > INLINE_SCAN_MS) this.heavyUntil.set(tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
+    // Over a limit here (the short inline budget, or the thread was descheduled): a worker decides.
+    return result.scanners.some((o) => 'overLimit' in o) ? undefined : result;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
-import { runScanJob, type ScanReply, type ScanRequest, scannerKey } from './scan-job';
+import { runScanJob, type ScanReply, type ScanRequest, scannerKey, threadCpuMs } from './scan-job';
 import { ScannerConfigs } from './scanner-configs';
 
 /**
@@ -18,12 +18,6 @@ if (nice > 0) {
   } catch {
     // Not allowed here: the worker runs at the process's priority.
   }
-}
-
-/** CPU time of this thread (ms), where Node can tell (`process.threadCpuUsage`, Node 23.9 on). */
-function threadCpuMs(): number | undefined {
-  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
-  return usage ? (usage.user + usage.system) / 1000 : undefined;
 }
 
 const configs = new ScannerConfigs();
