@@ -109,6 +109,21 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
     sub.unsubscribe();
   });
 
+  it('lets no service slip a reply into a call made to another service', async () => {
+    // The gateway asks projects to resolve an API key; prompts, which also answers the gateway,
+    // tries to answer in projects' place (it can learn the gateway's inbox from its own requests).
+    const prompts = await login('prompts');
+    const forged = '_INBOX.gateway.frames.N0NCE.projects.7';
+    const refused = violation(prompts);
+    prompts.publish(forged, JSON.stringify({ response: { tenant: 'victim', roles: ['admin'] } }));
+    expect((await refused)?.subject).toBe(forged);
+    const projects = await login('projects');
+    const allowed = violation(projects, 500);
+    projects.publish(forged, '{}');
+    await projects.flush();
+    expect(await allowed).toBeUndefined();
+  });
+
   it('keeps replies private: no service can listen to another one’s inbox or to every event', async () => {
     const prompts = await login('prompts');
     for (const subject of ['_INBOX.>', '_INBOX.message-proxy.>', ProviderEventContracts.changed.subject, '>']) {
@@ -160,10 +175,15 @@ describe('the bus roles (static)', () => {
     expect(gateway).toContain(TokenRpc.register.subject);
   });
 
-  it('streams frames only into the gateway’s frames inbox', () => {
+  it('lets a service reply only into its callers’ frames inboxes, under its own name', () => {
     expect(natsPermissions('message-proxy').publish.allow.filter((s) => s.startsWith('_INBOX'))).toEqual([
-      '_INBOX.gateway.frames.>',
+      '_INBOX.gateway.frames.*.message-proxy.>',
     ]);
+    expect(
+      natsPermissions('projects')
+        .publish.allow.filter((s) => s.startsWith('_INBOX'))
+        .sort(),
+    ).toEqual(['_INBOX.gateway.frames.*.projects.>', '_INBOX.message-proxy.frames.*.projects.>']);
     expect(natsPermissions('gateway').subscribe.allow).toEqual([
       '_INBOX.gateway.>',
       ApiKeyEventContracts.revoked.subject,

@@ -14,6 +14,9 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
 
   constructor(@Inject(TOKENS_CONFIG) config: TokensConfig) {
     const pool = new Pool({ connectionString: config.DATABASE_URL, max: 10 });
+    // An idle connection that breaks (Postgres restarted) is dropped by the pool and the next query
+    // opens another; without a listener its error would end the process.
+    pool.on('error', () => undefined);
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
   }
@@ -24,7 +27,14 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
    * must always stand for the same text.
    */
   async prepared<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query<T>({ name, text, values })).rows;
+    try {
+      return (await this.pool.query<T>({ name, text, values })).rows;
+    } catch (err) {
+      // A migration changed what the statement reads ("cached plan must not change result type"):
+      // this call runs unprepared; the connection re-prepares once it is replaced.
+      if ((err as { code?: string }).code !== '0A000') throw err;
+      return (await this.pool.query<T>({ text, values })).rows;
+    }
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -145,6 +145,13 @@ function admitValues(i: AdmitInput): unknown[] {
 // exists), writes the registration (`reg`) and its audit row, and returns the registration with
 // the token's state after it.
 
+/**
+ * The registration's columns, named: a prepared statement's result must keep its shape, and
+ * `RETURNING *` would change with a column added by a migration while this process runs.
+ */
+const REGISTRATION_COLUMNS =
+  'uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address, created_at, modified_at';
+
 /** The node name is registered under another token of the same namespace that still exists. */
 const TAKEN_BY_OTHER = `SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
       WHERE r.tenant = tokens.tenant AND r.namespace = tokens.namespace AND r.name = $2 AND r.token_uid <> $1::uuid`;
@@ -156,7 +163,7 @@ const REGISTER_AND_AUDIT = `
     ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
       site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
       WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
-    RETURNING *
+    RETURNING ${REGISTRATION_COLUMNS}
   ), audit AS (
     INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
     SELECT $7::uuid, 'ADMITTED', 'admitted', $6, reg.tenant, reg.token_uid, $2, $4 FROM reg

@@ -109,8 +109,22 @@ export function inboxPrefix(user: string): string {
   return `_INBOX.${user}`;
 }
 
-/** Frames of a streamed reply go to `<inbox prefix>.frames.<id>`: the streaming service may publish there. */
+/**
+ * Replies and frames go to `<inbox prefix>.frames.<nuid>.<answerer>.<id>` (FramesInbox): the bus user
+ * that answers the request may publish there, and only under its own name.
+ */
 export const FRAMES_TOKEN = 'frames';
+
+/** The answerer token of a request no role answers (only an unrestricted user could answer it). */
+export const UNKNOWN_ANSWERER = 'unknown';
+
+let answerers: Map<string, BusUser> | undefined;
+
+/** The bus user that answers requests on `subject`, or UNKNOWN_ANSWERER. */
+export function answererOf(subject: string): string {
+  answerers ??= new Map(BUS_USERS.flatMap((u) => (BUS_ROLES[u].answers ?? []).map((c) => [c.subject, u] as const)));
+  return answerers.get(subject) ?? UNKNOWN_ANSWERER;
+}
 
 /**
  * No `allow_responses`: with it, nats-server keeps every reply subject it delivers to an answering
@@ -151,10 +165,11 @@ export function natsPermissions(user: BusUser, unrestricted: readonly string[] =
   for (const bucket of role.kv ?? []) streams.add(`KV_${bucket}`);
   for (const { bucket } of role.objects ?? []) streams.add(`OBJ_${bucket}`);
   const usesJetStream = streams.size > 0;
-  // Replies go to the caller's frames inbox (RpcClient): the inboxes of every caller of a request this user answers.
+  // Replies go to the caller's frames inbox (RpcClient), under the answerer's name: this user may
+  // reply to the callers of the requests it answers, and to nothing meant for another service.
   const repliesTo = [
     ...BUS_USERS.filter((u) => (BUS_ROLES[u].calls ?? []).some((c) => answers.includes(c))).map(
-      (u) => `${inboxPrefix(u)}.${FRAMES_TOKEN}.>`,
+      (u) => `${inboxPrefix(u)}.${FRAMES_TOKEN}.*.${user}.>`,
     ),
     ...(answers.length > 0 ? unrestricted.map((u) => `${inboxPrefix(u)}.>`) : []),
   ];

@@ -20,34 +20,40 @@ export class FrameQueue {
 }
 
 /**
- * One subscription per connection for the frames of every streamed or long call, at
- * `<inbox prefix>.frames.<nuid>.<call>`, handed to each call by its last token. A subscription per
- * call cost nats-server a subscribe and an unsubscribe (and its subject cache) for every request.
- * The bus permissions let only the services that answer streams publish under `.frames.`.
+ * One subscription per connection for the replies and frames of every call, at
+ * `<inbox prefix>.frames.<nuid>.<answerer>.<call>`, handed to each call by its last token. A
+ * subscription per call cost nats-server a subscribe and an unsubscribe (and its subject cache) for
+ * every request. The bus permissions let each service publish only under its own answerer token, so
+ * no service can slip a reply into a call made to another; a message under another name than the
+ * call's answerer is dropped.
  */
 export class FramesInbox {
   private sub?: Subscription;
   private prefix = '';
   private nextCall = 0;
-  private readonly calls = new Map<string, FrameQueue>();
+  private readonly calls = new Map<string, { answerer: string; frames: FrameQueue }>();
 
   constructor(private readonly nc: NatsConnection) {}
 
-  /** A reply subject for one call and the queue its frames arrive in; `close` when the call ends. */
-  open(): { subject: string; frames: FrameQueue; close(): void } {
+  /** A reply subject for one call to `answerer` (a bus user) and the queue its frames arrive in; `close` when the call ends. */
+  open(answerer: string): { subject: string; frames: FrameQueue; close(): void } {
     if (!this.sub) {
       const base = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
       this.prefix = createInbox(`${base}.${FRAMES_TOKEN}`);
       const start = this.prefix.length + 1;
-      this.sub = this.nc.subscribe(`${this.prefix}.*`, {
+      this.sub = this.nc.subscribe(`${this.prefix}.*.*`, {
         callback: (err, msg) => {
-          if (!err) this.calls.get(msg.subject.slice(start))?.push(msg);
+          if (err) return;
+          const rest = msg.subject.slice(start);
+          const dot = rest.indexOf('.');
+          const call = this.calls.get(rest.slice(dot + 1));
+          if (call && rest.slice(0, dot) === call.answerer) call.frames.push(msg);
         },
       });
     }
     const id = String(this.nextCall++);
     const frames = new FrameQueue();
-    this.calls.set(id, frames);
-    return { subject: `${this.prefix}.${id}`, frames, close: () => this.calls.delete(id) };
+    this.calls.set(id, { answerer, frames });
+    return { subject: `${this.prefix}.${answerer}.${id}`, frames, close: () => this.calls.delete(id) };
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '@nats-io/transport-node';
 import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClientSpan } from '@bastion/observability';
 import { processState } from './connection-state';
+import { answererOf } from './bus-permissions';
 import { FramesInbox } from './frames-inbox';
 import { encodeRequest, PACKET_HEADER } from './packet';
 
@@ -106,7 +107,7 @@ export class NatsRpcClient {
   ): AsyncGenerator<T> {
     this.assertConnected();
     const { span, ctx } = startNatsClientSpan(subject);
-    const call = this.framesInbox.open();
+    const call = this.framesInbox.open(answererOf(subject));
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
