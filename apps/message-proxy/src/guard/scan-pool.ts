@@ -17,6 +17,8 @@ import {
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
+/** How long a tenant's scans stay on the workers after one ran over INLINE_SCAN_MS inline (ms). */
+export const INLINE_OFF_MS = 10_000;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
 
@@ -109,6 +111,8 @@ export class ScanPool {
   /** Each tenant's CPU balance (ms; negative: in debt), as of `at` (ms since the epoch). */
   private readonly credit = new Map<string, { balance: number; at: number }>();
   private wakeUp?: { timer: NodeJS.Timeout; at: number };
+  /** Tenants whose scans run only on the workers until when (ms since the epoch): one was costly inline. */
+  private readonly inlineOffUntil = new Map<string, number>();
   /** What compiling each scanner version took on a worker (ms, by scannerKey), as the workers reported. */
   private readonly compileCosts = new Map<string, number>();
   private readonly script: string;
@@ -163,13 +167,18 @@ export class ScanPool {
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
    * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
-   * to a worker with the budget it had, so the caller's thread is held up that long at most, and a
-   * scan that cost this thread more than that makes the tenant costly (its scans then go to the
-   * workers).
+   * to a worker with the budget it had, so the caller's thread is held up that long at most, and the
+   * tenant's scans go to the workers for INLINE_OFF_MS. Inline scans count toward the tenant's CPU
+   * share (and its being costly) as a worker's do.
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
     const max = this.options.inlineMaxChars ?? 0;
     if (this.closed || job.text.length > max || this.heavy(tenant) || this.balance(tenant) <= 0) return undefined;
+    const off = this.inlineOffUntil.get(tenant);
+    if (off !== undefined) {
+      if (off > Date.now()) return undefined;
+      this.inlineOffUntil.delete(tenant);
+    }
     let compiling = 0;
     for (const ref of job.scanners) {
       if (sharedScannerCache.peek(ref) !== undefined) continue;
@@ -186,10 +195,12 @@ export class ScanPool {
     const cpuAfter = threadCpuMs();
     // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
-    this.charge(tenant, cost);
-    if (cost > INLINE_SCAN_MS) this.heavyUntil.set(tenant, Date.now() + (this.options.heavyForMs ?? 60_000));
-    // Over a limit here (the short inline budget, or the thread was descheduled): a worker decides.
-    return result.scanners.some((o) => 'overLimit' in o) ? undefined : result;
+    this.account(tenant, cost);
+    // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
+    // full budget, and the tenant's next scans go to the workers for a while.
+    if (!result.scanners.some((o) => 'overLimit' in o)) return result;
+    this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+    return undefined;
   }
 
   async close(): Promise<void> {
