@@ -313,6 +313,44 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(client).toBeTruthy();
   });
 
+  it('keeps a character whose UTF-8 bytes the upstream split between two writes whole', async () => {
+    const { key } = await setup();
+    const text = 'Grüße aus 東京 🙂, à bientôt';
+    const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    const body =
+      sse('message_start', {
+        type: 'message_start',
+        message: {
+          id: 'm',
+          type: 'message',
+          role: 'assistant',
+          content: [],
+          model: MODEL,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+      }) +
+      sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
+      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }) +
+      sse('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+      sse('message_stop', { type: 'message_stop' });
+    // Cut inside the bytes of 東 and of the emoji.
+    const bytes = Buffer.from(body, 'utf8');
+    const inside = (c: string) => bytes.indexOf(Buffer.from(c, 'utf8')) + 1;
+    upstream.raw = { status: 200, contentType: 'text/event-stream', body, splitAt: [inside('東'), inside('🙂')] };
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
+    });
+    const received = (await res.text())
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as { delta?: { text?: string } })
+      .map((e) => e.delta?.text ?? '')
+      .join('');
+    expect(received).toBe(text);
+  });
+
   it.each([
     ['clean', 'a'.repeat(600), false],
     ['with the match in its last deltas', `${'a'.repeat(600)} the pw is ${SECRET}`, true],

@@ -61,8 +61,12 @@ export class MockUpstream {
   /** Content blocks of any type for the answer (text, thinking, tool_use, server-tool results), instead of one text block. */
   blocks?: () => Record<string, unknown>[];
 
-  /** A raw body for the next Anthropic answers, sent as it is (for malformed or hostile streams and bodies). */
-  raw?: { status: number; contentType: string; body: string };
+  /**
+   * A raw body for the next Anthropic answers, sent as it is (for malformed or hostile streams and
+   * bodies); with `splitAt`, its UTF-8 bytes are written in parts cut at those offsets, 20 ms apart,
+   * so the proxy reads them separately.
+   */
+  raw?: { status: number; contentType: string; body: string; splitAt?: number[] };
 
   /**
    * Anthropic's Messages API: the key must be `sk-ant-mock-key-000000`; the answer echoes the last
@@ -76,7 +80,14 @@ export class MockUpstream {
     }
     if (this.raw) {
       res.writeHead(this.raw.status, { 'content-type': this.raw.contentType });
-      res.end(this.raw.body);
+      const bytes = Buffer.from(this.raw.body, 'utf8');
+      const cuts = [0, ...(this.raw.splitAt ?? []), bytes.length];
+      const write = (i: number) => {
+        if (i + 1 >= cuts.length || res.destroyed) return void res.end();
+        res.write(bytes.subarray(cuts[i], cuts[i + 1]));
+        setTimeout(() => write(i + 1), 20);
+      };
+      write(0);
       return;
     }
     const body = JSON.parse(rec.body) as {

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Observable } from 'rxjs';
@@ -261,11 +262,14 @@ export class GuardedExchange {
       }
     };
     const parser = new SseParser();
+    // A character's UTF-8 bytes may be split between two reads: the decoder keeps the first part.
+    const utf8 = new StringDecoder('utf8');
     let stop: { reason: string; detail: string } | undefined;
     try {
       reading: for await (const chunk of upstream.body) {
         try {
-          const { events, malformed } = readStreamEvents(parser.push(String(chunk)));
+          const text = typeof chunk === 'string' ? chunk : utf8.write(chunk as Buffer);
+          const { events, malformed } = readStreamEvents(parser.push(text));
           for (const event of events) {
             const step = guard.push(event);
             send(step.events);
@@ -557,7 +561,9 @@ function upstreamErrorBody(status: number): Record<string, unknown> {
 }
 
 async function readAll(stream: AsyncIterable<unknown>): Promise<string> {
+  const utf8 = new StringDecoder('utf8');
   const parts: string[] = [];
-  for await (const c of stream) parts.push(String(c));
+  for await (const c of stream) parts.push(typeof c === 'string' ? c : utf8.write(c as Buffer));
+  parts.push(utf8.end());
   return parts.join('');
 }
