@@ -33,8 +33,8 @@ export async function relayStream(
 ): Promise<void> {
   const cancelSubject = ProxySignals.cancel.subject(randomUUID());
   const heartbeat = setInterval(() => nc.publish(`${cancelSubject}.alive`, ''), STREAM_HEARTBEAT_MS);
+  const frames = rpc.stream(contract, { ...command, cancelSubject }, rid, STREAM_PEER_TIMEOUT_MS);
   try {
-    const frames = rpc.stream(contract, { ...command, cancelSubject }, rid, STREAM_PEER_TIMEOUT_MS);
     let first = await frames.next();
     while (!first.done && first.value.kind === 'ping') first = await frames.next();
     if (first.done || first.value.kind !== 'head') throw new Error('the message proxy sent no head');
@@ -68,6 +68,8 @@ export async function relayStream(
     }
   } finally {
     clearInterval(heartbeat);
+    // Ends the call when it stopped before its last frame (no head): its inbox entry is freed.
+    void frames.return(undefined);
   }
 }
 
