@@ -10,6 +10,38 @@ const ANTHROPIC_KEY = 'sk-ant-mock-key-000000';
 const MODEL = 'claude-test';
 const SECRET = 'hunter2';
 
+/** An Anthropic answer of one text block, streamed in these deltas, as the upstream's SSE text. */
+function textStream(deltas: string[]): string {
+  const events: [string, unknown][] = [
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          id: 'm',
+          type: 'message',
+          role: 'assistant',
+          content: [],
+          model: MODEL,
+          usage: { input_tokens: 1, output_tokens: 1 },
+        },
+      },
+    ],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+    ...deltas.map((t): [string, unknown] => [
+      'content_block_delta',
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
+    ]),
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    [
+      'message_delta',
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } },
+    ],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+  return events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+}
+
 /**
  * What the guard promises, tried as a hostile caller and a hostile upstream would, with the official
  * Anthropic SDK: everything the model reads and everything it answers is scanned, in JSON and in
@@ -316,23 +348,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
   it('keeps a character whose UTF-8 bytes the upstream split between two writes whole', async () => {
     const { key } = await setup();
     const text = 'Grüße aus 東京 🙂, à bientôt';
-    const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    const body =
-      sse('message_start', {
-        type: 'message_start',
-        message: {
-          id: 'm',
-          type: 'message',
-          role: 'assistant',
-          content: [],
-          model: MODEL,
-          usage: { input_tokens: 1, output_tokens: 1 },
-        },
-      }) +
-      sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
-      sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }) +
-      sse('content_block_stop', { type: 'content_block_stop', index: 0 }) +
-      sse('message_stop', { type: 'message_stop' });
+    const body = textStream([text]);
     // Cut inside the bytes of 東 and of the emoji.
     const bytes = Buffer.from(body, 'utf8');
     const inside = (c: string) => bytes.indexOf(Buffer.from(c, 'utf8')) + 1;
@@ -358,42 +374,11 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     'relays the events of one upstream chunk in one frame, and blocks as before (%s)',
     async (_what, text, blocked) => {
       const { key } = await setup();
-      const events = [
-        [
-          'message_start',
-          {
-            type: 'message_start',
-            message: {
-              id: 'm',
-              type: 'message',
-              role: 'assistant',
-              content: [],
-              model: MODEL,
-              usage: { input_tokens: 1, output_tokens: 1 },
-            },
-          },
-        ],
-        ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-        ...(text.match(/.{1,8}/gs) ?? []).map((t) => [
-          'content_block_delta',
-          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
-        ]),
-        ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-        [
-          'message_delta',
-          {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn', stop_sequence: null },
-            usage: { output_tokens: 1 },
-          },
-        ],
-        ['message_stop', { type: 'message_stop' }],
-      ] as const;
       // The whole stream in one write: the proxy reads it as one chunk (or a few).
       upstream.raw = {
         status: 200,
         contentType: 'text/event-stream',
-        body: events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(''),
+        body: textStream(text.match(/.{1,8}/gs) ?? []),
       };
       // As the tests' own NATS user: watching every inbox is what no service may do.
       const nc = await connect({
