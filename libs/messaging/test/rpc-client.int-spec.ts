@@ -31,6 +31,19 @@ describe('NatsRpcClient (against the real NATS)', () => {
     expect(seenId).toBe('req-42');
   });
 
+  it("takes a call's reply only under its answerer's name: one sent under another service's is dropped", async () => {
+    const s = subject();
+    nc.subscribe(s, {
+      callback: (_e, m) => {
+        // A subject no role answers: its reply subject names the answerer `unknown`.
+        const forged = m.reply!.replace('.unknown.', '.projects.');
+        nc.publish(forged, JSON.stringify({ response: { who: 'forger' }, isDisposed: true }));
+        setTimeout(() => m.respond(JSON.stringify({ response: { who: 'answerer' }, isDisposed: true })), 50);
+      },
+    });
+    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'req-1')).resolves.toEqual({ who: 'answerer' });
+  });
+
   it('rebuilds a domain error sent by the service', async () => {
     const s = subject();
     nc.subscribe(s, {
