@@ -203,11 +203,14 @@ describe('ScanPool', () => {
     });
 
     describe('on the calling thread', () => {
-      // A regex and a config that does not compile: both compile in well under INLINE_COMPILE_MS.
+      // Inline limits no load on a shared machine reaches (a worker compiling from these sources loads
+      // modules inside its first compile); INLINE_SCAN_MS and INLINE_COMPILE_MS are the defaults.
+      const roomy = { inlineMaxChars: 1000, inlineScanMs: 1000, inlineCompileMs: 1000 };
+      // A regex and a config that does not compile.
       const quick = (): ScanJob => ({ scanners: [scanners[0], scanners[2]], text, limitMs: 5000, spentMs: 0 });
 
       it('scans a short text of a tenant whose scanners compiled quickly on a worker, as the worker does', async () => {
-        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000 });
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy });
         // Never compiled anywhere yet: a worker compiles first.
         expect(pool.tryInline('t', quick())).toBeUndefined();
         const onWorker = await pool.run('t', quick());
@@ -221,7 +224,7 @@ describe('ScanPool', () => {
 
       it('leaves to the workers a long text, a job past the inline budget, and a tenant whose scans are costly', async () => {
         // Every scan that costs anything marks its tenant costly here.
-        pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000, heavyMs: 0 });
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, heavyMs: 0 });
         await pool.run('costly', quick());
         expect(pool.tryInline('costly', quick())).toBeUndefined();
         expect(pool.tryInline('other', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();

@@ -66,6 +66,9 @@ export interface ScanPoolOptions {
    * 0: never. Handing a short text to a worker and back costs more than scanning it.
    */
   inlineMaxChars?: number;
+  /** Scan time and worker-measured compile time (ms) an inline job may take (default INLINE_SCAN_MS, INLINE_COMPILE_MS). */
+  inlineScanMs?: number;
+  inlineCompileMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -187,8 +190,11 @@ export class ScanPool {
       if (ms === undefined) return undefined;
       compiling += ms;
     }
-    if (compiling > INLINE_COMPILE_MS) return undefined;
-    const budget = new ScanBudget(Math.min(job.limitMs, job.spentMs + INLINE_SCAN_MS), job.spentMs);
+    if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return undefined;
+    const budget = new ScanBudget(
+      Math.min(job.limitMs, job.spentMs + (this.options.inlineScanMs ?? INLINE_SCAN_MS)),
+      job.spentMs,
+    );
     const cpuBefore = threadCpuMs();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
