@@ -43,20 +43,39 @@ interface AdmitRow {
   token_revision: number;
 }
 
+/** At most this many admissions go to Postgres in one statement. */
+export const ADMIT_BATCH_MAX = 64;
+
+interface PendingAdmission {
+  input: AdmitInput;
+  resolve(rows: AdmitRow[]): void;
+  reject(err: unknown): void;
+}
+
 /**
  * Admission writes, each one SQL statement (one round trip), prepared once per connection. The
  * statement re-checks the token in Postgres (still VALID, enabled, registrations left) so the
  * in-memory view can never admit more than the database allows; a limited token's count is taken
  * with a row lock, an unlimited token's row is only read, so sites registering with one token do
  * not queue behind each other.
+ *
+ * Admissions with unlimited tokens that arrive in the same turn of the event loop (under load, the
+ * requests of one NATS read) share one statement and one commit: Postgres's work and the round
+ * trips per admission fall with the batch, and a lone admission waits only for the next turn.
+ * Within a batch each node name appears once (a later attempt at the same name goes in the next
+ * statement, where the unique index orders the two as it orders any two admissions); a batch that
+ * fails runs its admissions one by one, so one bad admission does not fail the others.
  */
 @Injectable()
 export class RegistrationRepository {
+  private queue: PendingAdmission[] = [];
+  private flushScheduled = false;
+
   constructor(private readonly prisma: PrismaService) {}
 
   /** Null when the database refuses (the token changed since the view saw it). */
   async admit(input: AdmitInput, limited: boolean): Promise<Admitted | null> {
-    const rows = limited ? await this.admitLimited(input) : await this.admitUnlimited(input);
+    const rows = limited ? await this.admitLimited(input) : await this.queueUnlimited(input);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -129,9 +148,76 @@ export class RegistrationRepository {
     return this.prisma.prepared<AdmitRow>('tokens_admit_unlimited', ADMIT_UNLIMITED, admitValues(i));
   }
 
+  private queueUnlimited(input: AdmitInput): Promise<AdmitRow[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ input, resolve, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    });
+  }
+
+  /** Sends what is queued: batches of distinct node names, each as one statement. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const queued = this.queue;
+    this.queue = [];
+    const batch: PendingAdmission[] = [];
+    const names = new Set<string>();
+    for (const item of queued) {
+      if (batch.length < ADMIT_BATCH_MAX && !names.has(item.input.nodeName)) {
+        names.add(item.input.nodeName);
+        batch.push(item);
+      } else {
+        this.queue.push(item);
+      }
+    }
+    if (this.queue.length) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+    void this.runBatch(batch);
+  }
+
+  private async runBatch(batch: PendingAdmission[]): Promise<void> {
+    if (batch.length === 1) return settle(batch[0], () => this.admitUnlimited(batch[0].input));
+    let rows: AdmitRow[];
+    try {
+      rows = await this.prisma.prepared<AdmitRow>(
+        'tokens_admit_unlimited_batch',
+        ADMIT_UNLIMITED_BATCH,
+        batchValues(batch),
+      );
+    } catch {
+      // One at a time, so each admission gets its own answer (or error).
+      await Promise.all(batch.map((item) => settle(item, () => this.admitUnlimited(item.input))));
+      return;
+    }
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    for (const item of batch) {
+      const row = byName.get(item.input.nodeName);
+      item.resolve(row ? [row] : []);
+    }
+  }
+
   private admitLimited(i: AdmitInput): Promise<AdmitRow[]> {
     return this.prisma.prepared<AdmitRow>('tokens_admit_limited', ADMIT_LIMITED, admitValues(i));
   }
+}
+
+async function settle(item: PendingAdmission, run: () => Promise<AdmitRow[]>): Promise<void> {
+  try {
+    item.resolve(await run());
+  } catch (err) {
+    item.reject(err);
+  }
+}
+
+/** The batch statement's parameters: one array per column of the single statement's ($1 to $7), in name order. */
+function batchValues(batch: PendingAdmission[]): unknown[] {
+  const rows = batch.map((item) => admitValues(item.input) as string[]);
+  rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return [0, 1, 2, 3, 4, 5, 6].map((col) => rows.map((row) => row[col]));
 }
 
 /** The parameters of both admission statements, in their order ($1 to $7). */
@@ -178,6 +264,45 @@ const ADMIT_UNLIMITED = `
       AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
       AND NOT EXISTS (${TAKEN_BY_OTHER})
   ), ${REGISTER_AND_AUDIT}`;
+
+/**
+ * ADMIT_UNLIMITED for many admissions at once: each parameter is an array (one element per
+ * admission, distinct node names, sorted by name so that concurrent batches take their index
+ * entries in one order). The audit row is matched to its registration by node name, within the
+ * token's namespace.
+ */
+const ADMIT_UNLIMITED_BATCH = `
+  WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::uuid[])
+      WITH ORDINALITY AS i(token_uid, node_name, reg_uid, site_name, passport, source_address, audit_id, n)
+  ), valid AS MATERIALIZED (
+    SELECT i.*, t.tenant, t.namespace, t.token_name, t.state, t.revision FROM input i
+    CROSS JOIN LATERAL (
+      SELECT tenant, namespace, name AS token_name, state::text AS state, revision FROM tokens.tokens
+      WHERE uid = i.token_uid AND state = 'VALID' AND NOT disable
+        AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
+      OFFSET 0
+    ) t
+  ), tok AS (
+    -- From one materialised row, so the registration is looked up by its whole key (tenant, namespace, name).
+    SELECT v.* FROM valid v WHERE NOT EXISTS (
+      SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
+      WHERE r.tenant = v.tenant AND r.namespace = v.namespace AND r.name = v.node_name AND r.token_uid <> v.token_uid)
+  ), reg AS (
+    INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
+    SELECT reg_uid, tenant, namespace, node_name, token_uid, token_name, site_name, passport::jsonb, source_address
+    FROM tok ORDER BY n
+    ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
+      site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+      WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
+    RETURNING ${REGISTRATION_COLUMNS}
+  ), audit AS (
+    INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
+    SELECT tok.audit_id, 'ADMITTED', 'admitted', tok.source_address, reg.tenant, reg.token_uid, reg.name, tok.site_name
+    FROM reg JOIN tok ON tok.tenant = reg.tenant AND tok.namespace = reg.namespace AND tok.node_name = reg.name
+  )
+  SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision
+  FROM reg JOIN tok ON tok.tenant = reg.tenant AND tok.namespace = reg.namespace AND tok.node_name = reg.name`;
 
 /** A limited token's count is taken with a row lock; its last registration moves it to EXPIRED. */
 const ADMIT_LIMITED = `
