@@ -229,15 +229,36 @@ describe('ScanPool', () => {
         expect(pool.tryInline('costly', quick())).toBeUndefined();
         expect(pool.tryInline('other', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();
         expect(pool.tryInline('other', quick())).toBeDefined();
-        // No budget left for it here: a worker says what that means, and scans the tenant's next ones.
+        // No budget left for it here: a worker says what that means.
         expect(pool.tryInline('other', { ...quick(), spentMs: 5000 })).toBeUndefined();
-        expect(pool.tryInline('other', quick())).toBeUndefined();
         expect(pool.tryInline('fresh', quick())).toBeDefined();
         // Off by default.
         await pool.close();
         pool = standIn({ script: join(dir, 'from-sources.js') });
         await pool.run('t', quick());
         expect(pool.tryInline('t', quick())).toBeUndefined();
+      });
+
+      it("sends a tenant's scans to the workers for a while once one cost this thread much CPU", async () => {
+        // "a" at every other character and no "b": each match of the first branch reads to the end of the text.
+        const slow: ScanJob = {
+          scanners: [{ id: 'slow', version: '1', config: { type: 'regex', patterns: ['a[^#]*b0x0|a'] } }],
+          text: 'a-'.repeat(10_000),
+          limitMs: 5000,
+          spentMs: 0,
+        };
+        const short = { ...slow, text: 'a-' };
+        // Inline scans may cost 1 ms of this thread's CPU here; compiling is left roomy.
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineMaxChars: 20_000, inlineScanMs: 1 });
+        await pool.run('t', short);
+        // A request whose budget was spent before: a worker says what that means, and this thread,
+        // which spent nothing on it, goes on scanning the tenant's short texts.
+        expect(pool.tryInline('t', { ...short, spentMs: 5000 })).toBeUndefined();
+        expect(pool.tryInline('t', short)).toBeDefined();
+        // Quadratic in 20,000 characters: its 1 ms of CPU runs out, and the tenant's next scans go to the workers.
+        expect(pool.tryInline('t', slow)).toBeUndefined();
+        expect(pool.tryInline('t', short)).toBeUndefined();
+        expect(pool.tryInline('other', short)).toBeDefined();
       });
     });
 
