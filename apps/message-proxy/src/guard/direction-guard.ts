@@ -43,19 +43,14 @@ export class ScanBudget {
   private runningSince?: number;
   readonly deadline: ScanDeadline;
 
-  /**
-   * `spentMs`: what was spent before (a scan worker continues an exchange's budget). `clock` (ms)
-   * measures the scanning: the wall's by default, or the thread's CPU time, which a machine that
-   * deschedules the thread does not advance.
-   */
+  /** `spentMs`: what was spent before (a scan worker continues an exchange's budget). */
   constructor(
     readonly limitMs: number,
     private spentMs = 0,
-    private readonly clock: () => number = () => performance.now(),
   ) {
     this.deadline = new ScanDeadline(
       limitMs,
-      () => this.spentMs + (this.runningSince === undefined ? 0 : this.clock() - this.runningSince),
+      () => this.spentMs + (this.runningSince === undefined ? 0 : performance.now() - this.runningSince),
     );
   }
 
@@ -74,11 +69,11 @@ export class ScanBudget {
   }
 
   run<T>(scan: () => T): T {
-    this.runningSince = this.clock();
+    this.runningSince = performance.now();
     try {
       return scan();
     } finally {
-      this.spentMs += this.clock() - this.runningSince;
+      this.spentMs += performance.now() - this.runningSince;
       this.runningSince = undefined;
     }
   }

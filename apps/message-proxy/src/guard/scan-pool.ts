@@ -191,22 +191,21 @@ export class ScanPool {
       compiling += ms;
     }
     if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return undefined;
-    const cpuBefore = threadCpuMs();
-    const started = performance.now();
-    // Measured in this thread's CPU time where Node tells it: a scan descheduled on a busy machine
-    // does not run over its inline budget for that.
     const budget = new ScanBudget(
       Math.min(job.limitMs, job.spentMs + (this.options.inlineScanMs ?? INLINE_SCAN_MS)),
       job.spentMs,
-      cpuBefore === undefined ? undefined : () => threadCpuMs() ?? performance.now(),
     );
+    // Read twice per job, not per check: the thread's CPU time costs a system call to read.
+    const cpuBefore = threadCpuMs();
+    const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
     const cpuAfter = threadCpuMs();
+    // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
     this.account(tenant, cost);
-    // Over a limit here: a worker decides, with the full budget. When the scan cost this thread much
-    // of the inline budget (a slow scanner, not a request whose budget was already spent), the
-    // tenant's next scans go to the workers for a while.
+    // Over a limit here: a worker decides, with the full budget. When the scan also cost this thread
+    // much of the inline budget in CPU (a slow scanner, not a thread descheduled on a busy machine or
+    // a request whose budget was already spent), the tenant's next scans go to the workers for a while.
     if (!result.scanners.some((o) => 'overLimit' in o)) return result;
     if (cost >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2)
       this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
