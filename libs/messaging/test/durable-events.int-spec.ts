@@ -169,6 +169,20 @@ describe('durable events (JetStream)', () => {
       .publishDurably(eventOn('test.nobody.stores.this.v1'), { id: 'x' }, randomUUID(), 600)
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    // The server's answer (no stream takes the subject), not a timeout.
+    expect((err as Error).message).toMatch(/503/);
     expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('stores an event once however often it is published under its id, and waits for the stream', async () => {
+    const events = new EventPublisher(nc);
+    const id = randomUUID();
+    await events.publishDurably(eventOn(subject), { id }, id, 2000);
+    await events.publishDurably(eventOn(subject), { id }, id, 2000);
+    await events.publish(eventOn(subject), { id }, id);
+    await events.publish(eventOn(subject), { id: 'other' });
+    // Resolved only once stored: the stream holds them now.
+    const info = await (await jetstreamManager(nc)).streams.info(stream);
+    expect(info.state.messages).toBe(2);
   });
 });

@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { EventContract } from '@bastion/contracts';
 import { Objm, type ObjectStore } from '@nats-io/obj';
-import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import {
+  createInbox,
+  headers,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 import { processState } from '../nats/connection-state';
 import { REQUEST_ID_HEADER, requestContext, injectIntoNatsHeaders } from '@bastion/observability';
 
@@ -56,10 +63,10 @@ function isStreamNotFound(err: unknown): boolean {
 
 /** Publishes domain events to JetStream, with the request id and trace context of the work that raised them. */
 export class EventPublisher {
-  private readonly js: JetStreamClient;
+  private readonly acks: AckInbox;
 
   constructor(private readonly nc: NatsConnection) {
-    this.js = jetstream(nc);
+    this.acks = new AckInbox(nc);
   }
 
   /**
@@ -95,7 +102,8 @@ export class EventPublisher {
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
-    await this.js.publish(event.subject, JSON.stringify(payload), { msgID: eventId, headers: h });
+    h.set(MSG_ID_HEADER, eventId);
+    await this.acks.publish(event.subject, new TextEncoder().encode(JSON.stringify(payload)), h, PUBLISH_TIMEOUT_MS);
   }
 
   /**
@@ -124,6 +132,7 @@ export class EventPublisher {
       h.set(PAYLOAD_ENCODING_HEADER, 'gzip');
     }
     const large = data.length > maxEventBytes(this.nc);
+    h.set(MSG_ID_HEADER, eventId);
     let lastError: unknown;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       try {
@@ -133,11 +142,7 @@ export class EventPublisher {
           await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
           h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
         }
-        await this.js.publish(event.subject, large ? '{}' : data, {
-          msgID: eventId,
-          headers: h as MsgHdrs,
-          timeout: Math.min(remaining, 2000),
-        });
+        await this.acks.publish(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, PUBLISH_TIMEOUT_MS));
         return;
       } catch (err) {
         lastError = err;
@@ -156,6 +161,83 @@ export class EventPublisher {
     });
     return this.store;
   }
+}
+
+/** JetStream stores a message once per id (within the stream's duplicate window). */
+const MSG_ID_HEADER = 'Nats-Msg-Id';
+/** How long one publish waits for the stream's acknowledgement (ms). */
+const PUBLISH_TIMEOUT_MS = 2000;
+const EMPTY_OBJECT = new TextEncoder().encode('{}');
+const decoder = new TextDecoder();
+
+/**
+ * Publishes to JetStream and waits for the stream's acknowledgement on one subscription of its own
+ * (`<inbox prefix>.acks.<nuid>.<id>`), which only the server's JetStream answers: the JetStream
+ * client's request path builds an Error (a stack trace) for every publish, even one that succeeds.
+ */
+class AckInbox {
+  private sub?: Subscription;
+  private prefix = '';
+  private nextId = 0;
+  private readonly waiting = new Map<string, (msg: Msg) => void>();
+
+  constructor(private readonly nc: NatsConnection) {}
+
+  publish(subject: string, data: Uint8Array, h: MsgHdrs, timeoutMs: number): Promise<void> {
+    if (!this.sub) {
+      const base = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
+      this.prefix = createInbox(`${base}.acks`);
+      const start = this.prefix.length + 1;
+      this.sub = this.nc.subscribe(`${this.prefix}.*`, {
+        callback: (err, msg) => {
+          if (err) return;
+          const id = msg.subject.slice(start);
+          const settle = this.waiting.get(id);
+          if (!settle) return;
+          this.waiting.delete(id);
+          settle(msg);
+        },
+      });
+    }
+    const id = String(this.nextId++);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`no acknowledgement from the stream within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(id, (msg) => {
+        clearTimeout(timer);
+        const err = pubAckError(msg);
+        if (err) reject(err);
+        else resolve();
+      });
+      try {
+        this.nc.publish(subject, data, { headers: h, reply: `${this.prefix}.${id}` });
+      } catch (err) {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }
+}
+
+/** What is wrong with a stream's answer to a publish, or undefined for a PubAck (`{"stream": ..., "seq": ...}`). */
+function pubAckError(msg: Msg): Error | undefined {
+  // A status instead of an answer: 503 when no stream takes the subject (or JetStream is down).
+  if (msg.headers?.hasError)
+    return new Error(`JetStream did not take it (${msg.headers.code} ${msg.headers.description})`);
+  let ack: { stream?: unknown; error?: { description?: string; code?: number } };
+  try {
+    ack = JSON.parse(decoder.decode(msg.data)) as typeof ack;
+  } catch {
+    return new Error('JetStream answered with something other than a PubAck');
+  }
+  if (ack.error)
+    return new Error(`JetStream refused it: ${ack.error.description ?? ack.error.code ?? 'no reason given'}`);
+  if (typeof ack.stream !== 'string' || ack.stream === '')
+    return new Error('JetStream answered with an invalid PubAck');
+  return undefined;
 }
 
 /** Object store bucket of event payloads too large for one NATS message (kept as long as the streams keep events). */
