@@ -142,6 +142,22 @@ describe('prompt store', () => {
     expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(['first', 'second']);
   });
 
+  it('stores NUL characters, which Postgres refuses, as U+FFFD, and the text "\\u0000" as it is', async () => {
+    const tenant = uniqueTenant();
+    const nul = promptRecord(tenant, { input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': 'v' } });
+    const text = promptRecord(tenant, { input: 'a\\u0000b', receivedAt: new Date(Date.now() + 1000).toISOString() });
+    await publishRecords(nc, [nul, text]);
+    await storeCaughtUp();
+    const { rows } = await db.query(
+      'SELECT input, memory, external_metadata FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at',
+      [tenant],
+    );
+    expect(rows).toEqual([
+      { input: 'a\uFFFDb', memory: ['\uFFFD'], external_metadata: { 'k\uFFFD': 'v' } },
+      { input: 'a\\u0000b', memory: [], external_metadata: {} },
+    ]);
+  });
+
   it('catches up on records published while it was stopped, each once', async () => {
     const tenant = uniqueTenant();
     await service!.close();

@@ -1,6 +1,6 @@
 import type { PromptRecordedEvent } from '@bastion/contracts';
 import { Prisma, type Prompt } from '../generated/prisma/client';
-import { promptRow, promptView, scanView, templateView, withoutNul } from './prompt.mapper';
+import { jsonWithoutNul, promptRow, promptView, scanView, templateView } from './prompt.mapper';
 
 const scanner = {
   scannerId: 's1',
@@ -161,19 +161,20 @@ describe('prompt mapping', () => {
     ]);
   });
 
-  it('replaces NUL characters, which Postgres cannot store, everywhere in a record', () => {
+  it('replaces NUL characters, which Postgres cannot store, everywhere in the JSON of a record', () => {
     const row = promptRow(
       record({ input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\u0000'] } }),
     );
-    expect(row.input).toBe('a\uFFFDb');
-    expect(row.memory).toEqual(['\uFFFD']);
-    expect(row.externalMetadata).toEqual({ 'k\uFFFD': ['v\uFFFD'] });
-    expect(withoutNul({ at: new Date(0), n: 1, b: true, z: null })).toEqual({
-      at: new Date(0),
-      n: 1,
-      b: true,
-      z: null,
-    });
+    const stored = JSON.parse(jsonWithoutNul(JSON.stringify(row))) as typeof row;
+    expect(stored.input).toBe('a\uFFFDb');
+    expect(stored.memory).toEqual(['\uFFFD']);
+    expect(stored.externalMetadata).toEqual({ 'k\uFFFD': ['v\uFFFD'] });
+    // The text "\u0000" (a backslash and five characters) is not a NUL; escaped backslashes before a NUL are kept.
+    for (const text of ['\\u0000', '\\\\u0000', '\\\u0000', 'x\\\\\u0000y', 'none']) {
+      expect(JSON.parse(jsonWithoutNul(JSON.stringify({ text })))).toEqual({
+        text: text.replaceAll('\u0000', '\uFFFD'),
+      });
+    }
   });
 
   it('stores the time the record was received, to the millisecond', () => {

@@ -16,20 +16,18 @@ type Loose = Record<string, unknown>;
 
 /**
  * Postgres refuses U+0000 in text and in jsonb. A record carrying one (a prompt can hold any
- * character) would fail its insert on every redelivery, so it is stored with U+FFFD instead.
+ * character) would fail its insert on every redelivery, so it is stored with U+FFFD instead. This
+ * rewrites the rows' JSON text as it goes to Postgres (JSON.stringify writes U+0000 as `\u0000`),
+ * not the rows themselves: one pass over a string the insert builds anyway, and none at all for the
+ * records without one. A `\u0000` preceded by an escaped backslash is the text "\u0000", kept.
  */
-export function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
-  if (Array.isArray(value)) return value.map(withoutNul) as T;
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
-  }
-  return value;
+export function jsonWithoutNul(json: string): string {
+  if (!json.includes('u0000')) return json;
+  return json.replace(/\\+u0000/g, (m) => ((m.length - 5) % 2 === 1 ? `${m.slice(0, -6)}\\ufffd` : m));
 }
 
 /** The row a prompt record is stored as: the spec's fields of the record, and nothing it did not say. */
-export function promptRow(event: PromptRecordedEvent): Prisma.PromptCreateManyInput {
-  const e = withoutNul(event);
+export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput {
   const r = e.result;
   return {
     id: e.id,

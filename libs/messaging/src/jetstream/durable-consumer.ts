@@ -143,18 +143,26 @@ export class DurableConsumer<T extends object> {
       pending = undefined;
       if (first.done) return;
       const batch = [first.value];
-      const until = Date.now() + waitMs;
       let done = false;
-      while (batch.length < size) {
-        pending = it.next();
-        const next = await Promise.race([pending, sleep(Math.max(0, until - Date.now())).then(() => null)]);
-        if (next === null) break;
-        pending = undefined;
-        if (next.done) {
-          done = true;
-          break;
+      if (size > 1) {
+        // One timer for the batch, not one per event: each would wake the process once more.
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+        try {
+          while (batch.length < size) {
+            pending = it.next();
+            const next = await Promise.race([pending, waited]);
+            if (next === null) break;
+            pending = undefined;
+            if (next.done) {
+              done = true;
+              break;
+            }
+            batch.push(next.value);
+          }
+        } finally {
+          clearTimeout(timer);
         }
-        batch.push(next.value);
       }
       await this.handle(batch);
       if (done) return;
