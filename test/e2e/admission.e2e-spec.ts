@@ -114,6 +114,30 @@ describe('site admission', () => {
     expect(invalidBody.status).toBe(400);
   });
 
+  it('answers 400 for a passport Postgres could not store (U+0000, an unpaired surrogate), and admits nothing', async () => {
+    const auth = bearer(uniqueTenant(), 'admin');
+    const uid = await normalToken(auth, `t-${randomUUID().slice(0, 6)}`);
+    const send = (passport: Record<string, unknown>) =>
+      http(base, 'POST', `${API}/registerBootstrap`, {
+        body: { metadata: { name: 'unstorable' }, spec: { token: uid, passport } },
+        headers: { 'x-forwarded-for': address() },
+      });
+    for (const passport of [
+      { cluster_name: 'site\u0000a' },
+      { cluster_name: 'site-a', note: 'cut \ud83d' },
+      { cluster_name: 'site-a', 'k\u0000': 'v' },
+    ]) {
+      const res = await send(passport);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 3 });
+    }
+    expect((await send({ cluster_name: 'site-a', note: 'whole \ud83d\ude00' })).status).toBe(200);
+    const { rows } = await db.query("SELECT passport->>'note' AS note FROM tokens.registrations WHERE token_uid = $1", [
+      uid,
+    ]);
+    expect(rows).toEqual([{ note: 'whole \ud83d\ude00' }]);
+  });
+
   it.each([
     ['EXPIRED', async (auth: string, name: string) => setState(auth, name, 'EXPIRED'), 'not_valid'],
     ['UNKNOWN', async (auth: string, name: string) => setState(auth, name, 0 as unknown as string), 'not_valid'],

@@ -15,6 +15,8 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
   let prisma: PrismaService;
   let repo: RegistrationRepository;
   let statements: string[];
+  /** Set: the batch statement runs, then its answer is lost (the connection broke after the commit). */
+  let loseBatchAnswer = false;
 
   const token = async (opts: { disable?: boolean; name?: string } = {}) => {
     const uid = randomUUID();
@@ -39,9 +41,12 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
     prisma = new PrismaService({ DATABASE_URL: testEnv().DATABASE_URL } as TokensConfig);
     const prepared = prisma.prepared.bind(prisma);
     statements = [];
-    prisma.prepared = ((name: string, text: string, values: unknown[]) => {
+    prisma.prepared = (async (name: string, text: string, values: unknown[]) => {
       statements.push(name);
-      return prepared(name, text, values);
+      const rows = await prepared(name, text, values);
+      if (loseBatchAnswer && name === 'tokens_admit_unlimited_batch')
+        throw new Error('Connection terminated unexpectedly');
+      return rows;
     }) as PrismaService['prepared'];
     repo = new RegistrationRepository(prisma);
   });
@@ -52,7 +57,10 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
     await prisma.onModuleDestroy();
     await db.end();
   });
-  beforeEach(() => (statements.length = 0));
+  beforeEach(() => {
+    statements.length = 0;
+    loseBatchAnswer = false;
+  });
 
   it('admits many sites in one statement, each answered with its own registration', async () => {
     const a = await token();
@@ -115,7 +123,7 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
     expect(holder.rows).toEqual([{ token_uid: other }]);
   });
 
-  it('sends the same node name twice at once in two statements, so the second sees the first', async () => {
+  it('sends the same node name twice at once in two statements, and only one of them gets it', async () => {
     const first = await token();
     const second = await token();
     const node = `twice-${tenant}`;
@@ -126,10 +134,15 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
     ]);
 
     expect(statements).toEqual(['tokens_admit_unlimited_batch', 'tokens_admit_unlimited']);
-    // The name went to the first token; the second token's attempt finds it held.
-    expect(answers[0]?.registration.tokenUid).toBe(first);
     expect(answers[1]?.registration.name).toBe(`solo-${tenant}`);
-    expect(answers[2]).toBeNull();
+    // The two statements run at once; the unique index gives the name to one token, and the other finds it held.
+    const winners = [answers[0], answers[2]].filter((a) => a !== null);
+    expect(winners).toHaveLength(1);
+    const holder = await db.query('SELECT token_uid::text FROM tokens.registrations WHERE tenant = $1 AND name = $2', [
+      tenant,
+      node,
+    ]);
+    expect(holder.rows).toEqual([{ token_uid: winners[0]!.registration.tokenUid }]);
   });
 
   it('runs a failed batch one admission at a time, so one bad admission fails alone', async () => {
@@ -143,6 +156,23 @@ describe('RegistrationRepository admission batches (real Postgres)', () => {
     expect(statements).toEqual(['tokens_admit_unlimited_batch', 'tokens_admit_unlimited', 'tokens_admit_unlimited']);
     expect(answers[0]).toMatchObject({ status: 'fulfilled', value: { registration: { name: `ok-${tenant}` } } });
     expect(answers[1]).toMatchObject({ status: 'rejected' });
+  });
+
+  it('answers every admission of a batch whose answer was lost with the error, and runs none of them again', async () => {
+    const t = await token();
+    loseBatchAnswer = true;
+    const names = [`lost-a-${tenant}`, `lost-b-${tenant}`];
+    const answers = await Promise.allSettled(names.map((n) => repo.admit(input(t, n), false)));
+
+    expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+    // Run again one by one, the admissions that were stored would be audited twice.
+    expect(statements).toEqual(['tokens_admit_unlimited_batch']);
+    const audit = await db.query(
+      `SELECT node_name, count(*)::int AS n FROM tokens.admission_attempts WHERE tenant = $1 AND node_name = ANY($2)
+       GROUP BY node_name ORDER BY node_name`,
+      [tenant, names],
+    );
+    expect(audit.rows).toEqual(names.map((node_name) => ({ node_name, n: 1 })));
   });
 
   it('takes at most ADMIT_BATCH_MAX admissions in one statement', async () => {

@@ -14,6 +14,7 @@ export * from './tokens/token.views';
 export * from './validation/dns-label';
 export * from './validation/enum-name';
 export * from './validation/string-map';
+export * from './validation/storable-text';
 export * from './registrations/registration.dto';
 export * from './registrations/registration.views';
 export * from './backend/page-query.dto';

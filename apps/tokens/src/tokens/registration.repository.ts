@@ -48,6 +48,8 @@ export const ADMIT_BATCH_MAX = 64;
 
 interface PendingAdmission {
   input: AdmitInput;
+  /** Its statement parameters, made once: its ids stay the same whichever statement carries it. */
+  values: unknown[];
   resolve(rows: AdmitRow[]): void;
   reject(err: unknown): void;
 }
@@ -64,7 +66,8 @@ interface PendingAdmission {
  * trips per admission fall with the batch, and a lone admission waits only for the next turn.
  * Within a batch each node name appears once (a later attempt at the same name goes in the next
  * statement, where the unique index orders the two as it orders any two admissions); a batch that
- * fails runs its admissions one by one, so one bad admission does not fail the others.
+ * Postgres refuses as a whole runs its admissions one by one, so one bad admission does not fail
+ * the others.
  */
 @Injectable()
 export class RegistrationRepository {
@@ -144,13 +147,17 @@ export class RegistrationRepository {
     return this.prisma.registration.findMany({ where: { tenant, tokenUid }, orderBy: { name: 'asc' } });
   }
 
-  private admitUnlimited(i: AdmitInput): Promise<AdmitRow[]> {
-    return this.prisma.prepared<AdmitRow>('tokens_admit_unlimited', ADMIT_UNLIMITED, admitValues(i));
+  private admitUnlimited(values: unknown[]): Promise<AdmitRow[]> {
+    return this.prisma.prepared<AdmitRow>('tokens_admit_unlimited', ADMIT_UNLIMITED, values);
+  }
+
+  private admitLimited(i: AdmitInput): Promise<AdmitRow[]> {
+    return this.prisma.prepared<AdmitRow>('tokens_admit_limited', ADMIT_LIMITED, admitValues(i));
   }
 
   private queueUnlimited(input: AdmitInput): Promise<AdmitRow[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      this.queue.push({ input, values: admitValues(input), resolve, reject });
       if (this.flushScheduled) return;
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -180,29 +187,39 @@ export class RegistrationRepository {
   }
 
   private async runBatch(batch: PendingAdmission[]): Promise<void> {
-    if (batch.length === 1) return settle(batch[0], () => this.admitUnlimited(batch[0].input));
-    let rows: AdmitRow[];
+    if (batch.length === 1) return settle(batch[0], () => this.admitUnlimited(batch[0].values));
+    // In name order, so that concurrent batches take their index entries in one order; each
+    // admission's answer is found by its place in the batch.
+    batch.sort((a, b) => (a.input.nodeName < b.input.nodeName ? -1 : a.input.nodeName > b.input.nodeName ? 1 : 0));
+    let rows: (AdmitRow & { batch_index: number })[];
     try {
-      rows = await this.prisma.prepared<AdmitRow>(
-        'tokens_admit_unlimited_batch',
-        ADMIT_UNLIMITED_BATCH,
-        batchValues(batch),
-      );
-    } catch {
-      // One at a time, so each admission gets its own answer (or error).
-      await Promise.all(batch.map((item) => settle(item, () => this.admitUnlimited(item.input))));
+      rows = await this.prisma.prepared('tokens_admit_unlimited_batch', ADMIT_UNLIMITED_BATCH, batchValues(batch));
+    } catch (err) {
+      // The statement was refused before it could commit (bad data, a deadlock): one at a time, so
+      // each admission gets its own answer. Any other failure (the connection broke, perhaps after
+      // the commit) is every admission's answer: retrying could admit twice.
+      if (!refusedBeforeCommit(err)) {
+        for (const item of batch) item.reject(err);
+        return;
+      }
+      await Promise.all(batch.map((item) => settle(item, () => this.admitUnlimited(item.values))));
       return;
     }
-    const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const item of batch) {
-      const row = byName.get(item.input.nodeName);
+    const byIndex = new Map(rows.map((row) => [row.batch_index, row]));
+    batch.forEach((item, i) => {
+      const row = byIndex.get(i + 1);
       item.resolve(row ? [row] : []);
-    }
+    });
   }
+}
 
-  private admitLimited(i: AdmitInput): Promise<AdmitRow[]> {
-    return this.prisma.prepared<AdmitRow>('tokens_admit_limited', ADMIT_LIMITED, admitValues(i));
-  }
+/**
+ * Postgres refused the statement as a whole, so nothing of it was stored: a data exception (22), an
+ * integrity constraint (23), a serialization failure or a deadlock (40001, 40P01).
+ */
+function refusedBeforeCommit(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (/^2[23]/.test(code) || code === '40001' || code === '40P01');
 }
 
 async function settle(item: PendingAdmission, run: () => Promise<AdmitRow[]>): Promise<void> {
@@ -213,11 +230,9 @@ async function settle(item: PendingAdmission, run: () => Promise<AdmitRow[]>): P
   }
 }
 
-/** The batch statement's parameters: one array per column of the single statement's ($1 to $7), in name order. */
+/** The batch statement's parameters: one array per column of the single statement's ($1 to $7), in the batch's order. */
 function batchValues(batch: PendingAdmission[]): unknown[] {
-  const rows = batch.map((item) => admitValues(item.input) as string[]);
-  rows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  return [0, 1, 2, 3, 4, 5, 6].map((col) => rows.map((row) => row[col]));
+  return [0, 1, 2, 3, 4, 5, 6].map((col) => batch.map((item) => item.values[col]));
 }
 
 /** The parameters of both admission statements, in their order ($1 to $7). */
@@ -301,7 +316,7 @@ const ADMIT_UNLIMITED_BATCH = `
     SELECT tok.audit_id, 'ADMITTED', 'admitted', tok.source_address, reg.tenant, reg.token_uid, reg.name, tok.site_name
     FROM reg JOIN tok ON tok.tenant = reg.tenant AND tok.namespace = reg.namespace AND tok.node_name = reg.name
   )
-  SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision
+  SELECT reg.*, tok.state AS token_state, tok.revision AS token_revision, tok.n::int AS batch_index
   FROM reg JOIN tok ON tok.tenant = reg.tenant AND tok.namespace = reg.namespace AND tok.node_name = reg.name`;
 
 /** A limited token's count is taken with a row lock; its last registration moves it to EXPIRED. */

@@ -14,12 +14,14 @@ import {
 } from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 import { DNS_LABEL, DNS_LABEL_MESSAGE } from '../validation/dns-label';
+import { IsStorableJson, IsStorableText } from '../validation/storable-text';
 
 /** What a site says about itself when it registers (sites send more fields; those are stored as sent). */
 export class Passport {
   @ApiProperty({ example: 'edge-site-1' })
   @IsString()
   @MaxLength(256)
+  @IsStorableText()
   cluster_name!: string;
 
   @ApiPropertyOptional({ example: 1 })
@@ -112,6 +114,7 @@ export class RegisterSiteCommand {
 
   /** The passport as the site sent it, extra fields included; `body.spec.passport` is its checked part. */
   @IsObject()
+  @IsStorableJson()
   passport!: Record<string, unknown>;
 
   @IsString()
