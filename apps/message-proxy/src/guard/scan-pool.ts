@@ -17,7 +17,7 @@ import {
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
-/** How long a tenant's scans stay on the workers after one cost at least half INLINE_SCAN_MS of CPU inline and ran over it (ms). */
+/** How long a tenant's scans stay on the workers after one ran over INLINE_SCAN_MS inline (ms). */
 export const INLINE_OFF_MS = 10_000;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
@@ -191,11 +191,11 @@ export class ScanPool {
       compiling += ms;
     }
     if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return undefined;
-    const budget = new ScanBudget(
-      Math.min(job.limitMs, job.spentMs + (this.options.inlineScanMs ?? INLINE_SCAN_MS)),
-      job.spentMs,
-    );
-    // Read twice per job, not per check: the thread's CPU time costs a system call to read.
+    const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
+    // Less left of the request's budget than an inline scan may take: a worker says what that
+    // means, and running over it here would not say the tenant's scanners are slow.
+    if (job.limitMs - job.spentMs < inlineMs) return undefined;
+    const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
     const cpuBefore = threadCpuMs();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
@@ -203,12 +203,10 @@ export class ScanPool {
     // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
     this.account(tenant, cost);
-    // Over a limit here: a worker decides, with the full budget. When the scan also cost this thread
-    // much of the inline budget in CPU (a slow scanner, not a thread descheduled on a busy machine or
-    // a request whose budget was already spent), the tenant's next scans go to the workers for a while.
+    // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
+    // full budget, and the tenant's next scans go to the workers for a while.
     if (!result.scanners.some((o) => 'overLimit' in o)) return result;
-    if (cost >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2)
-      this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+    this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
     return undefined;
   }
 
