@@ -174,6 +174,20 @@ describe('durable events (JetStream)', () => {
     expect(Date.now() - started).toBeLessThan(2500);
   });
 
+  it('fails a publish waiting for its acknowledgement as soon as the connection closes', async () => {
+    // Something listens on the subject but never answers: no 503, no acknowledgement.
+    const silent = `test.${randomUUID().slice(0, 8)}.silent.v1`;
+    const listener = nc.subscribe(silent);
+    const own = await connectNats(testNatsLogin(), { name: 'durable-test-closing' });
+    const started = Date.now();
+    const waiting = new EventPublisher(own).publish(eventOn(silent), { id: 'x' }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    await own.close();
+    expect(await waiting).toMatchObject({ message: expect.stringMatching(/connection closed/) });
+    expect(Date.now() - started).toBeLessThan(2000);
+    listener.unsubscribe();
+  });
+
   it('stores an event once however often it is published under its id, and waits for the stream', async () => {
     const events = new EventPublisher(nc);
     const id = randomUUID();

@@ -142,7 +142,7 @@ export class EventPublisher {
           await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
           h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
         }
-        await this.acks.publish(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, PUBLISH_TIMEOUT_MS));
+        await this.acks.publish(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, DURABLE_TRY_MS));
         return;
       } catch (err) {
         lastError = err;
@@ -165,8 +165,9 @@ export class EventPublisher {
 
 /** JetStream stores a message once per id (within the stream's duplicate window). */
 const MSG_ID_HEADER = 'Nats-Msg-Id';
-/** How long one publish waits for the stream's acknowledgement (ms). */
-const PUBLISH_TIMEOUT_MS = 2000;
+/** How long `publish` waits for the stream's acknowledgement (ms); `publishDurably` retries within its budget, 2 s a try. */
+const PUBLISH_TIMEOUT_MS = 5000;
+const DURABLE_TRY_MS = 2000;
 const EMPTY_OBJECT = new TextEncoder().encode('{}');
 const decoder = new TextDecoder();
 
@@ -179,9 +180,12 @@ class AckInbox {
   private sub?: Subscription;
   private prefix = '';
   private nextId = 0;
-  private readonly waiting = new Map<string, (msg: Msg) => void>();
+  private readonly waiting = new Map<string, (answer: Msg | Error) => void>();
 
-  constructor(private readonly nc: NatsConnection) {}
+  constructor(private readonly nc: NatsConnection) {
+    // A closed connection brings no more acknowledgements: the waiting publishes fail now.
+    void nc.closed().then(() => this.failAll(new Error('the NATS connection closed')));
+  }
 
   publish(subject: string, data: Uint8Array, h: MsgHdrs, timeoutMs: number): Promise<void> {
     if (!this.sub) {
@@ -190,7 +194,12 @@ class AckInbox {
       const start = this.prefix.length + 1;
       this.sub = this.nc.subscribe(`${this.prefix}.*`, {
         callback: (err, msg) => {
-          if (err) return;
+          if (err) {
+            // The subscription ended (a permissions error): the next publish subscribes again.
+            this.sub = undefined;
+            this.failAll(err);
+            return;
+          }
           const id = msg.subject.slice(start);
           const settle = this.waiting.get(id);
           if (!settle) return;
@@ -207,7 +216,7 @@ class AckInbox {
       }, timeoutMs);
       this.waiting.set(id, (msg) => {
         clearTimeout(timer);
-        const err = pubAckError(msg);
+        const err = msg instanceof Error ? msg : pubAckError(msg);
         if (err) reject(err);
         else resolve();
       });
@@ -219,6 +228,12 @@ class AckInbox {
         reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
+  }
+
+  private failAll(err: Error): void {
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const settle of waiting) settle(err);
   }
 }
 
