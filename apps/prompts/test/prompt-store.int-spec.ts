@@ -142,9 +142,13 @@ describe('prompt store', () => {
     expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(['first', 'second']);
   });
 
-  it('stores NUL characters, which Postgres refuses, as U+FFFD, and the text "\\u0000" as it is', async () => {
+  it('stores NUL characters and unpaired surrogates, which Postgres refuses, as U+FFFD, and the text "\\u0000" as it is', async () => {
     const tenant = uniqueTenant();
-    const nul = promptRecord(tenant, { input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': 'v' } });
+    const nul = promptRecord(tenant, {
+      input: 'a\u0000b',
+      memory: ['\u0000'],
+      externalMetadata: { 'k\u0000': 'v\ud83d' },
+    });
     const text = promptRecord(tenant, { input: 'a\\u0000b', receivedAt: new Date(Date.now() + 1000).toISOString() });
     await publishRecords(nc, [nul, text]);
     await storeCaughtUp();
@@ -153,7 +157,7 @@ describe('prompt store', () => {
       [tenant],
     );
     expect(rows).toEqual([
-      { input: 'a\uFFFDb', memory: ['\uFFFD'], external_metadata: { 'k\uFFFD': 'v' } },
+      { input: 'a\uFFFDb', memory: ['\uFFFD'], external_metadata: { 'k\uFFFD': 'v\uFFFD' } },
       { input: 'a\\u0000b', memory: [], external_metadata: {} },
     ]);
   });

@@ -1,6 +1,6 @@
 import type { PromptRecordedEvent } from '@bastion/contracts';
 import { Prisma, type Prompt } from '../generated/prisma/client';
-import { jsonWithoutNul, promptRow, promptView, scanView, templateView } from './prompt.mapper';
+import { jsonForPostgres, promptRow, promptView, scanView, templateView } from './prompt.mapper';
 
 const scanner = {
   scannerId: 's1',
@@ -161,19 +161,32 @@ describe('prompt mapping', () => {
     ]);
   });
 
-  it('replaces NUL characters, which Postgres cannot store, everywhere in the JSON of a record', () => {
+  it('replaces NUL characters and unpaired surrogates, which Postgres cannot store, everywhere in the JSON of a record', () => {
     const row = promptRow(
-      record({ input: 'a\u0000b', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\u0000'] } }),
+      record({ input: 'a\u0000b\ud83d', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\ude00'] } }),
     );
-    const stored = JSON.parse(jsonWithoutNul(JSON.stringify(row))) as typeof row;
-    expect(stored.input).toBe('a\uFFFDb');
+    const stored = JSON.parse(jsonForPostgres(JSON.stringify(row))) as typeof row;
+    expect(stored.input).toBe('a\uFFFDb\uFFFD');
     expect(stored.memory).toEqual(['\uFFFD']);
     expect(stored.externalMetadata).toEqual({ 'k\uFFFD': ['v\uFFFD'] });
-    // The text "\u0000" (a backslash and five characters) is not a NUL; escaped backslashes before a NUL are kept.
-    for (const text of ['\\u0000', '\\\\u0000', '\\\u0000', 'x\\\\\u0000y', 'none']) {
-      expect(JSON.parse(jsonWithoutNul(JSON.stringify({ text })))).toEqual({
-        text: text.replaceAll('\u0000', '\uFFFD'),
-      });
+    const storable = (text: string) =>
+      text
+        .replaceAll('\u0000', '\uFFFD')
+        .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+    // The text "\u0000" (a backslash and five characters) is not a NUL; escaped backslashes before a NUL are kept;
+    // a surrogate pair is a character, kept.
+    for (const text of [
+      '\\u0000',
+      '\\\\u0000',
+      '\\\u0000',
+      'x\\\\\u0000y',
+      '\\ud83d',
+      '\ud83d\ude00',
+      '\ude00\ud83d',
+      '\\\ud83dx',
+      'none',
+    ]) {
+      expect(JSON.parse(jsonForPostgres(JSON.stringify({ text })))).toEqual({ text: storable(text) });
     }
   });
 

@@ -15,16 +15,21 @@ type Json = Prisma.InputJsonValue;
 type Loose = Record<string, unknown>;
 
 /**
- * Postgres refuses U+0000 in text and in jsonb. A record carrying one (a prompt can hold any
- * character) would fail its insert on every redelivery, so it is stored with U+FFFD instead. This
- * rewrites the rows' JSON text as it goes to Postgres (JSON.stringify writes U+0000 as `\u0000`),
- * not the rows themselves: one pass over a string the insert builds anyway, and none at all for the
- * records without one. A `\u0000` preceded by an escaped backslash is the text "\u0000", kept.
+ * Postgres refuses U+0000 in text and in jsonb, and an unpaired surrogate (half of an emoji cut
+ * off) in jsonb. A record carrying one (a prompt can hold any character) would fail its insert on
+ * every redelivery, so it is stored with U+FFFD in their place. This rewrites the rows' JSON text
+ * as it goes to Postgres (JSON.stringify writes U+0000 as `\u0000` and an unpaired surrogate as
+ * `\udXXX`, a pair as itself), not the rows themselves: one pass over a string the insert builds
+ * anyway, and none for the records without either. An escape preceded by an escaped backslash is
+ * text ("\u0000" as typed), kept.
  */
-export function jsonWithoutNul(json: string): string {
-  if (!json.includes('u0000')) return json;
-  return json.replace(/\\+u0000/g, (m) => ((m.length - 5) % 2 === 1 ? `${m.slice(0, -6)}\\ufffd` : m));
+export function jsonForPostgres(json: string): string {
+  if (!json.includes('u0000') && !LONE_SURROGATE_ESCAPE.test(json)) return json;
+  return json.replace(UNSTORABLE_ESCAPE, (m) => ((m.length - 5) % 2 === 1 ? `${m.slice(0, -6)}\\ufffd` : m));
 }
+
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
+const UNSTORABLE_ESCAPE = /\\+u(?:0000|d[89a-f][0-9a-f]{2})/g;
 
 /** The row a prompt record is stored as: the spec's fields of the record, and nothing it did not say. */
 export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput {

@@ -3,7 +3,7 @@ import type { Cursor } from '@bastion/persistence';
 import { Prisma, type Prompt } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 import type { PromptFilter } from './prompt-filters';
-import { jsonWithoutNul } from './prompt.mapper';
+import { jsonForPostgres } from './prompt.mapper';
 import { promptPageQuery } from './prompt-page';
 
 /** Every Prisma call on prompts. */
@@ -22,7 +22,7 @@ export class PromptRepository {
    * stored now.
    */
   insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
-    return this.prisma.$executeRawUnsafe(INSERT_PROMPTS, jsonWithoutNul(JSON.stringify(rows.map(asJson))));
+    return this.prisma.$executeRawUnsafe(INSERT_PROMPTS, jsonForPostgres(JSON.stringify(rows.map(asJson))));
   }
 
   /** A page in (receivedAt, id) order; one extra row tells whether more follow. */
