@@ -257,14 +257,23 @@ const REGISTRATION_COLUMNS =
 const TAKEN_BY_OTHER = `SELECT 1 FROM tokens.registrations r JOIN tokens.tokens holder ON holder.uid = r.token_uid
       WHERE r.tenant = tokens.tenant AND r.namespace = tokens.namespace AND r.name = $2 AND r.token_uid <> $1::uuid`;
 
+/**
+ * Writes the registration (`INSERT ... SELECT` before it); a node name already registered is taken
+ * over only by the token that holds it, or when that token no longer exists.
+ */
+const UPSERT_KEEPING_OWNER = `ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
+      site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
+      WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
+    RETURNING ${REGISTRATION_COLUMNS}`;
+
+/** A row of tokens.tokens that admits now, without a registration limit. */
+const ADMITS_UNLIMITED = `state = 'VALID' AND NOT disable AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL`;
+
 const REGISTER_AND_AUDIT = `
   reg AS (
     INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
     SELECT $3::uuid, tok.tenant, tok.namespace, $2, tok.uid, tok.name, $4, $5::jsonb, $6 FROM tok
-    ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
-      site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
-      WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
-    RETURNING ${REGISTRATION_COLUMNS}
+    ${UPSERT_KEEPING_OWNER}
   ), audit AS (
     INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
     SELECT $7::uuid, 'ADMITTED', 'admitted', $6, reg.tenant, reg.token_uid, $2, $4 FROM reg
@@ -275,9 +284,7 @@ const REGISTER_AND_AUDIT = `
 const ADMIT_UNLIMITED = `
   WITH tok AS (
     SELECT uid, tenant, namespace, name, state::text AS state, revision FROM tokens.tokens
-    WHERE uid = $1::uuid AND state = 'VALID' AND NOT disable
-      AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
-      AND NOT EXISTS (${TAKEN_BY_OTHER})
+    WHERE uid = $1::uuid AND ${ADMITS_UNLIMITED} AND NOT EXISTS (${TAKEN_BY_OTHER})
   ), ${REGISTER_AND_AUDIT}`;
 
 /**
@@ -294,8 +301,7 @@ const ADMIT_UNLIMITED_BATCH = `
     SELECT i.*, t.tenant, t.namespace, t.token_name, t.state, t.revision FROM input i
     CROSS JOIN LATERAL (
       SELECT tenant, namespace, name AS token_name, state::text AS state, revision FROM tokens.tokens
-      WHERE uid = i.token_uid AND state = 'VALID' AND NOT disable
-        AND (expires_at IS NULL OR expires_at > now()) AND max_registrations IS NULL
+      WHERE uid = i.token_uid AND ${ADMITS_UNLIMITED}
       OFFSET 0
     ) t
   ), tok AS (
@@ -307,10 +313,7 @@ const ADMIT_UNLIMITED_BATCH = `
     INSERT INTO tokens.registrations AS existing (uid, tenant, namespace, name, token_uid, token_name, site_name, passport, source_address)
     SELECT reg_uid, tenant, namespace, node_name, token_uid, token_name, site_name, passport::jsonb, source_address
     FROM tok ORDER BY n
-    ON CONFLICT (tenant, namespace, name) DO UPDATE SET token_uid = EXCLUDED.token_uid, token_name = EXCLUDED.token_name,
-      site_name = EXCLUDED.site_name, passport = EXCLUDED.passport, source_address = EXCLUDED.source_address, modified_at = now()
-      WHERE existing.token_uid = EXCLUDED.token_uid OR NOT EXISTS (SELECT 1 FROM tokens.tokens holder WHERE holder.uid = existing.token_uid)
-    RETURNING ${REGISTRATION_COLUMNS}
+    ${UPSERT_KEEPING_OWNER}
   ), audit AS (
     INSERT INTO tokens.admission_attempts (id, outcome, reason, source_address, tenant, token_uid, node_name, site_name)
     SELECT tok.audit_id, 'ADMITTED', 'admitted', tok.source_address, reg.tenant, reg.token_uid, reg.name, tok.site_name
