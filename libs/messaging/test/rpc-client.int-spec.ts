@@ -67,6 +67,20 @@ describe('NatsRpcClient (against the real NATS)', () => {
     });
   });
 
+  it('fails a call waiting for its reply as UNAVAILABLE as soon as its connection closes, not at its timeout', async () => {
+    const s = subject();
+    // Heard but never answered.
+    const listener = nc.subscribe(s);
+    const own = await connectNats(testNatsLogin(), { name: 'rpc-test-closing' });
+    const started = Date.now();
+    const waiting = new NatsRpcClient(own, 10_000).call(untypedRpc(s), {}, 'req-c').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    await own.close();
+    expect(await waiting).toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    expect(Date.now() - started).toBeLessThan(2000);
+    listener.unsubscribe();
+  });
+
   it('answers INTERNAL, without the text, for an error that is not a domain error', async () => {
     const s = subject();
     nc.subscribe(s, {

@@ -5,15 +5,9 @@ import { DomainError, ErrorCode } from '@bastion/contracts';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { EventContract } from '@bastion/contracts';
 import { Objm, type ObjectStore } from '@nats-io/obj';
-import {
-  createInbox,
-  headers,
-  type Msg,
-  type MsgHdrs,
-  type NatsConnection,
-  type Subscription,
-} from '@nats-io/transport-node';
+import { headers, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { processState } from '../nats/connection-state';
+import { FramesInbox } from '../nats/frames-inbox';
 import { REQUEST_ID_HEADER, requestContext, injectIntoNatsHeaders } from '@bastion/observability';
 
 export interface StreamSpec {
@@ -63,10 +57,10 @@ function isStreamNotFound(err: unknown): boolean {
 
 /** Publishes domain events to JetStream, with the request id and trace context of the work that raised them. */
 export class EventPublisher {
-  private readonly acks: AckInbox;
+  private readonly inbox: FramesInbox;
 
   constructor(private readonly nc: NatsConnection) {
-    this.acks = new AckInbox(nc);
+    this.inbox = new FramesInbox(nc);
   }
 
   /**
@@ -103,7 +97,7 @@ export class EventPublisher {
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
     h.set(MSG_ID_HEADER, eventId);
-    await this.acks.publish(event.subject, new TextEncoder().encode(JSON.stringify(payload)), h, PUBLISH_TIMEOUT_MS);
+    await this.acknowledged(event.subject, new TextEncoder().encode(JSON.stringify(payload)), h, PUBLISH_TIMEOUT_MS);
   }
 
   /**
@@ -142,7 +136,7 @@ export class EventPublisher {
           await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
           h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
         }
-        await this.acks.publish(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, DURABLE_TRY_MS));
+        await this.acknowledged(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, DURABLE_TRY_MS));
         return;
       } catch (err) {
         lastError = err;
@@ -151,6 +145,22 @@ export class EventPublisher {
     }
     const reason = lastError instanceof Error ? lastError.message : String(lastError);
     throw new DomainError(ErrorCode.UNAVAILABLE, `the record could not be stored (${reason}); retry shortly`, [], 2);
+  }
+
+  /**
+   * Publishes and waits for the stream's PubAck, which comes to the publisher's frames inbox under
+   * JETSTREAM_ANSWERER (no bus user may publish under that name): the JetStream client's request
+   * path builds an Error (a stack trace) for every publish, even one that succeeds.
+   */
+  private async acknowledged(subject: string, data: Uint8Array, h: MsgHdrs, timeoutMs: number): Promise<void> {
+    const call = this.inbox.open(JETSTREAM_ANSWERER);
+    try {
+      this.nc.publish(subject, data, { headers: h, reply: call.subject });
+      const err = pubAckError(await withTimeout(call.frames.next(), timeoutMs));
+      if (err) throw err;
+    } finally {
+      call.close();
+    }
   }
 
   private store?: Promise<ObjectStore>;
@@ -169,73 +179,9 @@ const MSG_ID_HEADER = 'Nats-Msg-Id';
 const PUBLISH_TIMEOUT_MS = 5000;
 const DURABLE_TRY_MS = 2000;
 const EMPTY_OBJECT = new TextEncoder().encode('{}');
+/** The answerer token of PubAcks in a frames inbox: JetStream, not a bus user. */
+const JETSTREAM_ANSWERER = '$jetstream';
 const decoder = new TextDecoder();
-
-/**
- * Publishes to JetStream and waits for the stream's acknowledgement on one subscription of its own
- * (`<inbox prefix>.acks.<nuid>.<id>`), which only the server's JetStream answers: the JetStream
- * client's request path builds an Error (a stack trace) for every publish, even one that succeeds.
- */
-class AckInbox {
-  private sub?: Subscription;
-  private prefix = '';
-  private nextId = 0;
-  private readonly waiting = new Map<string, (answer: Msg | Error) => void>();
-
-  constructor(private readonly nc: NatsConnection) {
-    // A closed connection brings no more acknowledgements: the waiting publishes fail now.
-    void nc.closed().then(() => this.failAll(new Error('the NATS connection closed')));
-  }
-
-  publish(subject: string, data: Uint8Array, h: MsgHdrs, timeoutMs: number): Promise<void> {
-    if (!this.sub) {
-      const base = (this.nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix || '_INBOX';
-      this.prefix = createInbox(`${base}.acks`);
-      const start = this.prefix.length + 1;
-      this.sub = this.nc.subscribe(`${this.prefix}.*`, {
-        callback: (err, msg) => {
-          if (err) {
-            // The subscription ended (a permissions error): the next publish subscribes again.
-            this.sub = undefined;
-            this.failAll(err);
-            return;
-          }
-          const id = msg.subject.slice(start);
-          const settle = this.waiting.get(id);
-          if (!settle) return;
-          this.waiting.delete(id);
-          settle(msg);
-        },
-      });
-    }
-    const id = String(this.nextId++);
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new Error(`no acknowledgement from the stream within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiting.set(id, (msg) => {
-        clearTimeout(timer);
-        const err = msg instanceof Error ? msg : pubAckError(msg);
-        if (err) reject(err);
-        else resolve();
-      });
-      try {
-        this.nc.publish(subject, data, { headers: h, reply: `${this.prefix}.${id}` });
-      } catch (err) {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    });
-  }
-
-  private failAll(err: Error): void {
-    const waiting = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const settle of waiting) settle(err);
-  }
-}
 
 /** What is wrong with a stream's answer to a publish, or undefined for a PubAck (`{"stream": ..., "seq": ...}`). */
 function pubAckError(msg: Msg): Error | undefined {
