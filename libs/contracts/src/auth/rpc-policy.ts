@@ -2,7 +2,7 @@ import { ApiKeySubjects } from '../keys/api-key.subjects';
 import { ProjectSubjects, ScannerSubjects } from '../projects/projects.subjects';
 import { PromptSubjects } from '../prompts/prompt.subjects';
 import { ProviderSubjects } from '../providers/provider.subjects';
-import { ProxySubjects } from '../proxy/proxy.subjects';
+import { bulkSubject, ProxySubjects } from '../proxy/proxy.subjects';
 import { TokenSubjects } from '../tokens/token.subjects';
 import { ANY_KIND, type RpcRule, TENANT_KINDS } from './access-policy';
 
@@ -53,6 +53,13 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   [ProxySubjects.sendPrompt]: spend,
   [ProxySubjects.scan]: spend,
   [ProxySubjects.health]: INTERNAL,
+  // The same requests on the bulk lane (large texts, PROXY_BULK_PREFIX), under the same rules.
+  [bulkSubject(ProxySubjects.messages)]: spend,
+  [bulkSubject(ProxySubjects.messagesStream)]: spend,
+  [bulkSubject(ProxySubjects.chat)]: spend,
+  [bulkSubject(ProxySubjects.chatStream)]: spend,
+  [bulkSubject(ProxySubjects.sendPrompt)]: spend,
+  [bulkSubject(ProxySubjects.scan)]: spend,
 
   // The prompt store.
   [PromptSubjects.list]: read(ANY_KIND),

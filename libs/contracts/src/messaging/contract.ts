@@ -25,6 +25,8 @@ export interface RpcContract<P, R> extends Carries<P, R> {
   readonly kind: 'rpc';
   readonly subject: string;
   readonly payload?: PayloadClass<P>;
+  /** Where the request goes when no process answers on `subject` (a lane's twin: the request's own subject). */
+  readonly orElse?: string;
 }
 
 /** A request answered by a stream of replies (frames), the last one marked disposed. */
@@ -32,6 +34,8 @@ export interface StreamContract<P, F> extends Carries<P, F> {
   readonly kind: 'stream';
   readonly subject: string;
   readonly payload?: PayloadClass<P>;
+  /** Where the request goes when no process answers on `subject` (a lane's twin: the request's own subject). */
+  readonly orElse?: string;
 }
 
 /** An event published to a JetStream stream (or, for `notify`, to core NATS). */

@@ -3,7 +3,7 @@ import type { ServiceHealthView } from '../messaging/health';
 import { PromptRecordedEvent } from '../prompts/prompt-record.event';
 import type { PromptView, ScanView } from '../prompts/prompt.views';
 import { MessagesCommand, ScanCommand, SendPromptCommand } from './proxy.dto';
-import { PROXY_CANCEL_PREFIX, PROXY_STREAM, ProxyEvents, ProxySubjects } from './proxy.subjects';
+import { bulkSubject, PROXY_CANCEL_PREFIX, PROXY_STREAM, ProxyEvents, ProxySubjects } from './proxy.subjects';
 
 /** A guarded exchange answered in one reply: the provider's status and body, and the prompt it recorded. */
 export interface MessagesReply {
@@ -52,6 +52,27 @@ export const ProxyStreams = {
   /** Frames of one streamed exchange; `MessagesCommand.cancelSubject` names its cancel signal. */
   messages: declareStream(ProxySubjects.messagesStream, MessagesCommand).frames<StreamFrame>(),
   chat: declareStream(ProxySubjects.chatStream, MessagesCommand).frames<StreamFrame>(),
+} as const;
+
+/**
+ * A request's twin on the bulk lane: same payload and reply, subject `proxy.bulk.*`; where no
+ * replica takes bulk work, the request goes to its own subject.
+ */
+function onBulkLane<C extends { readonly subject: string }>(contract: C): C {
+  return { ...contract, subject: bulkSubject(contract.subject), orElse: contract.subject };
+}
+
+/** The requests that carry a client's text, on the bulk lane (see PROXY_BULK_PREFIX). */
+export const ProxyBulkRpc = {
+  messages: onBulkLane(ProxyRpc.messages),
+  sendPrompt: onBulkLane(ProxyRpc.sendPrompt),
+  chat: onBulkLane(ProxyRpc.chat),
+  scan: onBulkLane(ProxyRpc.scan),
+} as const;
+
+export const ProxyBulkStreams = {
+  messages: onBulkLane(ProxyStreams.messages),
+  chat: onBulkLane(ProxyStreams.chat),
 } as const;
 
 export const ProxySignals = {

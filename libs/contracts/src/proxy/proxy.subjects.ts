@@ -13,6 +13,18 @@ export const ProxySubjects = {
 
 export const PROXY_QUEUE = 'message-proxy';
 
+/**
+ * The bulk lane: the same requests for large texts, on subjects of their own (`proxy.bulk.*`), so
+ * that proxies which take only bulk work (`PROXY_LANE=bulk`) parse, scan and record a megabyte
+ * prompt on their own event loop, not on the one that answers everyone's short requests.
+ */
+export const PROXY_BULK_PREFIX = 'proxy.bulk.';
+
+/** A proxy subject's bulk-lane twin: `proxy.messages.create.v2` -> `proxy.bulk.messages.create.v2`. */
+export function bulkSubject(subject: string): string {
+  return `${PROXY_BULK_PREFIX}${subject.slice('proxy.'.length)}`;
+}
+
 /** The message proxy publishes every finished prompt here (JetStream stream `PROXY`). */
 export const ProxyEvents = {
   promptRecorded: 'proxy.prompt.recorded.v1',

@@ -9,6 +9,8 @@ import {
   ProviderEventContracts,
   ProviderRpc,
   ProxyEventContracts,
+  ProxyBulkRpc,
+  ProxyBulkStreams,
   ProxyRpc,
   ProxySignals,
   ProxyStreams,
@@ -68,7 +70,7 @@ const ANSWERS: Record<Exclude<BusUser, 'gateway'>, Request[]> = {
   providers: all(ProviderRpc),
   projects: [...all(ProjectRpc), ...all(ScannerRpc), ...all(ApiKeyRpc)],
   prompts: all(PromptRpc),
-  'message-proxy': [...all(ProxyRpc), ...all(ProxyStreams)],
+  'message-proxy': [...all(ProxyRpc), ...all(ProxyStreams), ...all(ProxyBulkRpc), ...all(ProxyBulkStreams)],
 };
 
 export const BUS_ROLES: Readonly<Record<BusUser, BusRole>> = {

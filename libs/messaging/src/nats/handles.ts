@@ -4,12 +4,14 @@ import type { Observable } from 'rxjs';
 
 /**
  * Marks a controller method as the handler of a declared subject (`@MessagePattern` on the
- * contract's subject). The method's first parameter must accept the contract's payload and its
- * result must be the contract's reply (or, for a stream, an Observable of its frames), or the
- * decorator does not compile.
+ * contract's subject), and of the `twins` given after it: the same request on other subjects (a
+ * lane of its own, such as the message proxy's bulk lane). The method's first parameter must accept
+ * the contract's payload and its result must be the contract's reply (or, for a stream, an
+ * Observable of its frames), or the decorator does not compile.
  */
 export function Handles<P, R>(
   contract: RpcContract<P, R>,
+  ...twins: RpcContract<P, R>[]
 ): <M extends (payload: P, ...rest: never[]) => R | Promise<R>>(
   target: object,
   key: string | symbol,
@@ -17,13 +19,14 @@ export function Handles<P, R>(
 ) => void;
 export function Handles<P, F>(
   contract: StreamContract<P, F>,
+  ...twins: StreamContract<P, F>[]
 ): <M extends (payload: P, ...rest: never[]) => Observable<F>>(
   target: object,
   key: string | symbol,
   descriptor: TypedPropertyDescriptor<M>,
 ) => void;
-export function Handles(contract: RpcContract<unknown, unknown> | StreamContract<unknown, unknown>) {
-  const pattern = MessagePattern(contract.subject);
+export function Handles(...contracts: (RpcContract<unknown, unknown> | StreamContract<unknown, unknown>)[]) {
+  const pattern = MessagePattern(contracts.map((c) => c.subject));
   return (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
     pattern(target, key, descriptor);
   };

@@ -9,7 +9,8 @@ import { PacketDeserializer } from './packet';
  * (the library default gives up after 10 attempts, 2 s apart, and then the service is deaf until
  * restarted) and is tracked for readiness. Closing it is a drain: the subscriptions go first (no new
  * work), the handlers in flight finish within the grace period, then the connection drains.
- * Requests are read as packet.ts says.
+ * Requests are read as packet.ts says. `answers` picks the subjects this process subscribes to of
+ * those its handlers declare (a replica that serves one lane leaves the others' subjects alone).
  */
 export class ResilientServerNats extends ServerNats {
   private readonly attempts: { n: number };
@@ -18,6 +19,7 @@ export class ResilientServerNats extends ServerNats {
     options: { servers: string[]; user: string; pass: string; inboxPrefix: string; queue: string; name: string },
     private readonly log: Logger,
     private readonly graceMs: number,
+    private readonly answers: (subject: string) => boolean = () => true,
   ) {
     const { attempts, ...resilient } = resilientOptions();
     super({ ...options, ...resilient, deserializer: new PacketDeserializer() } as never);
@@ -37,6 +39,12 @@ export class ResilientServerNats extends ServerNats {
       this.attempts,
     );
     return nc;
+  }
+
+  override bindEvents(client: NatsConnection): void {
+    for (const subject of [...this.messageHandlers.keys()])
+      if (!this.answers(subject)) this.messageHandlers.delete(subject);
+    super.bindEvents(client);
   }
 
   override async close(): Promise<void> {

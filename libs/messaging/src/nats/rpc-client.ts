@@ -20,6 +20,9 @@ import { answererOf } from './bus-permissions';
 import { FramesInbox } from './frames-inbox';
 import { encodeRequest, PACKET_HEADER } from './packet';
 
+/** Where a request goes: a contract's subject, and where to when nobody answers there. */
+type Destination = Pick<RpcContract<unknown, unknown>, 'subject' | 'orElse'>;
+
 interface NestReply<T> {
   err?: unknown;
   response?: T;
@@ -45,7 +48,7 @@ export class NatsRpcClient {
 
   /** Sends `payload` on the contract's subject; the reply has the contract's reply type. */
   call<P, R>(contract: RpcContract<P, R>, payload: NoInfer<P>, requestId: string): Promise<R> {
-    return this.request<R>(contract.subject, payload, requestId);
+    return this.request<R>(contract, payload, requestId);
   }
 
   /**
@@ -53,10 +56,10 @@ export class NatsRpcClient {
    * request builds a stack-traced error per call even when it succeeds, which profiles of the
    * gateway showed among its costs per request.
    */
-  private async request<T>(subject: string, data: unknown, requestId: string): Promise<T> {
-    for await (const response of this.frames<T>(subject, data, requestId, this.timeoutMs, this.timeoutMs, true))
+  private async request<T>(to: Destination, data: unknown, requestId: string): Promise<T> {
+    for await (const response of this.frames<T>(to, data, requestId, this.timeoutMs, this.timeoutMs, true))
       return response;
-    throw new DomainError(ErrorCode.INTERNAL, `${subject} answered nothing`);
+    throw new DomainError(ErrorCode.INTERNAL, `${to.subject} answered nothing`);
   }
 
   /**
@@ -70,7 +73,7 @@ export class NatsRpcClient {
     requestId: string,
     idleTimeoutMs: number,
   ): AsyncGenerator<F> {
-    return this.frames<F>(contract.subject, payload, requestId, idleTimeoutMs);
+    return this.frames<F>(contract, payload, requestId, idleTimeoutMs);
   }
 
   /**
@@ -85,7 +88,7 @@ export class NatsRpcClient {
   ): Promise<R> {
     // The service pings within LONG_CALL_PING_MS of taking the call, so silence means it is gone from the first frame on.
     for await (const frame of this.frames<LongCallFrame<R>>(
-      contract.subject,
+      contract,
       payload,
       requestId,
       peerTimeoutMs,
@@ -97,7 +100,7 @@ export class NatsRpcClient {
   }
 
   private async *frames<T>(
-    subject: string,
+    to: Destination,
     data: unknown,
     requestId: string,
     idleTimeoutMs: number,
@@ -106,8 +109,9 @@ export class NatsRpcClient {
     single = false,
   ): AsyncGenerator<T> {
     this.assertConnected();
+    let subject = to.subject;
     const { span, ctx } = startNatsClientSpan(subject);
-    const call = this.framesInbox.open(answererOf(subject));
+    let call = this.framesInbox.open(answererOf(subject));
     const h = headers();
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
@@ -125,8 +129,17 @@ export class NatsRpcClient {
     try {
       for (;;) {
         const msg: Msg = await withTimeout(call.frames.next(), timeoutMs, subject);
-        if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers))
+        if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers)) {
+          // Nobody on a lane: the request's own subject, with the same packet (handlers go by subject).
+          if (to.orElse !== undefined && subject !== to.orElse) {
+            call.close();
+            subject = to.orElse;
+            call = this.framesInbox.open(answererOf(subject));
+            this.nc.publish(subject, packet, { reply: call.subject, headers: h });
+            continue;
+          }
           throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
+        }
         const reply = msg.json<NestReply<T> & { isDisposed?: boolean }>();
         if (reply.err !== undefined && reply.err !== null) {
           throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');

@@ -21,6 +21,8 @@ export interface ServiceAppOptions {
   metrics?: PlatformMetrics;
   /** How long a stop waits for the requests in flight (ms); default 20 s. */
   shutdownGraceMs?: number;
+  /** Which of its handlers' subjects this process answers (default: all), e.g. only one lane's. */
+  answers?: (subject: string) => boolean;
 }
 
 /** Builds a NATS microservice with the platform's validation, error filter and request context. */
@@ -30,6 +32,7 @@ export async function createServiceApp(module: unknown, options: ServiceAppOptio
     { ...loginOptions(options.nats), queue: options.queue, name: options.queue },
     options.logger,
     options.shutdownGraceMs ?? 20_000,
+    options.answers,
   );
   const app = await NestFactory.createMicroservice(module as never, {
     strategy,
