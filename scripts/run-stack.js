@@ -9,7 +9,16 @@ const { ensureNats, ensurePostgres } = require('../libs/testing/dist/local-infra
 const { findServiceMigrations, migrate } = require('../libs/persistence/dist/db/index.js');
 
 const root = path.join(__dirname, '..');
-const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
+// The message proxy runs one replica per lane (PROXY_LANE, see docker-compose.yml).
+const APPS = [
+  { name: 'tokens' },
+  { name: 'providers' },
+  { name: 'prompts' },
+  { name: 'projects' },
+  { name: 'message-proxy', env: { PROXY_LANE: 'standard' } },
+  { name: 'proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } },
+  { name: 'gateway' },
+];
 
 // On one machine each service needs its own ops port (/livez, /readyz, /metrics): 9464, 9465, ...
 const healthBase = Number(process.env.HEALTH_PORT ?? 9464);
@@ -30,15 +39,17 @@ async function main() {
     if (applied.length) console.log(`${s.service}: applied ${applied.join(', ')} (schema ${s.schema})`);
   }
   const env = { ...process.env, DATABASE_URL: postgres.url, NATS_URL: nats.url };
-  children = APPS.map((app, i) => runApp(app, { ...env, HEALTH_PORT: String(healthBase + i) }));
+  children = APPS.map(({ name, app = name, env: appEnv }, i) =>
+    runApp(name, app, { ...env, ...appEnv, HEALTH_PORT: String(healthBase + i) }),
+  );
 }
 
-function runApp(app, env) {
+function runApp(name, app, env) {
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps', app, 'dist', 'main.js')], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = `[${app}]`.padEnd(10);
+  const prefix = `[${name}]`.padEnd(10);
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk) => {

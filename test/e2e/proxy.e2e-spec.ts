@@ -320,6 +320,27 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     );
   });
 
+  it('takes a request with a large text on the bulk lane, through the same access rules, guard and record', async () => {
+    // This suite's proxy answers every lane (PROXY_LANE=all); this gateway sends texts of 1,000+ characters on the bulk lane.
+    const bulkGateway = await startGateway(undefined, { PROXY_BULK_FROM_CHARS: '1000' });
+    try {
+      const { admin, key } = await setup();
+      const client = new Anthropic({ apiKey: key, baseURL: `${bulkGateway.url}/vendor/claude`, maxRetries: 0 });
+      const long = 'tell me more '.repeat(100);
+      const answer = await ask(client, long);
+      expect(answer.content).toEqual([{ type: 'text', text: `echo: ${long}` }]);
+      const blocked = await ask(client, `${long} my password is hunter2`).catch((e: unknown) => e);
+      expect(blocked).toBeInstanceOf(Anthropic.BadRequestError);
+      const prompts = await recorded(admin, 2);
+      expect(prompts.map((p: { result: { outcome: string } }) => p.result.outcome).sort()).toEqual([
+        'blocked',
+        'cleared',
+      ]);
+    } finally {
+      await bulkGateway.app.close();
+    }
+  });
+
   it('sends prompts and scans through the backend API', async () => {
     const { admin, projectId } = await setup();
     const sent = await http(base, 'POST', '/backend/v1/prompts', {

@@ -1,6 +1,6 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { PROXY_QUEUE } from '@bastion/contracts';
-import { ProxyConfig, ProxyModule } from '../../apps/message-proxy/src';
+import { laneFilter, ProxyConfig, ProxyModule } from '../../apps/message-proxy/src';
 import { startTestService } from './stack';
 
 /** Starts one message-proxy instance on the test NATS. */
@@ -11,6 +11,7 @@ export function startProxyService(env: Record<string, string> = {}): Promise<INe
       queue: PROXY_QUEUE,
       config: ProxyConfig,
       module: (c, l, m) => ProxyModule.forRoot(c, l, m),
+      answers: (c) => laneFilter(c.PROXY_LANE),
     },
     env,
   );

@@ -26,6 +26,8 @@ export interface ServiceSpec<C extends PlatformConfig> {
   queue: string;
   config: new () => C;
   module: (config: C, logger: Logger, metrics: PlatformMetrics) => unknown;
+  /** The subjects it answers of those its handlers declare (as its main.ts picks them). */
+  answers?: (config: C) => (subject: string) => boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startTestService<C extends PlatformConfig>(
     nats: natsLogin(config, spec.service),
     logger,
     metrics,
+    answers: spec.answers?.(config),
   });
 }
 

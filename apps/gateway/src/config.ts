@@ -23,6 +23,16 @@ export class GatewayConfig extends AuthConfig {
   BODY_LIMIT_BYTES = 1_048_576;
 
   /**
+   * A model call or scan whose text (the request body, or a prompt's or scan's input) has at least
+   * this many characters goes to the message proxy's bulk lane, which replicas with
+   * `PROXY_LANE=bulk` answer apart from the short requests (the standard replicas when none runs).
+   * 0: every request on the standard lane.
+   */
+  @IsInt()
+  @Min(0)
+  PROXY_BULK_FROM_CHARS = 131_072;
+
+  /**
    * Bytes of model-call request bodies one tenant may have in flight through this gateway at once
    * (`/vendor`, `/openai`, `/prompts`, `/scans`); more wait their turn (see TenantGate).
    */

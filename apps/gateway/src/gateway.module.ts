@@ -28,6 +28,7 @@ import { PromptSendController } from './proxy/prompt-send.controller';
 import { OpenAiController } from './proxy/openai.controller';
 import { VendorController } from './proxy/vendor.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { ProxyLane } from './proxy/proxy-lane';
 import { tenantGateProvider } from './proxy/tenant-gate';
 
 @Module({})
@@ -56,6 +57,7 @@ export class GatewayModule implements OnApplicationShutdown {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         tenantGateProvider,
+        ProxyLane,
         { provide: PlatformMetrics, useValue: metrics },
         { provide: AuthConfig, useValue: config },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(natsLogin(config, 'gateway')) },

@@ -1,12 +1,34 @@
 import { availableParallelism } from 'node:os';
+import { PROXY_BULK_PREFIX } from '@bastion/contracts';
 import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
 export class ProxyConfig extends PlatformConfig {
   /** Hosts, host:port pairs, IPs or CIDRs the proxy may reach although private (e.g. a local model). */
   @IsString()
   OUTBOUND_ALLOWLIST = '';
+
+  /**
+   * Which requests this replica answers: `all`; `standard`, all but the bulk lane's; or `bulk`,
+   * only the bulk lane's (the gateway sends a request there when its text is large, see its
+   * PROXY_BULK_FROM_CHARS). Replicas for each lane keep a megabyte prompt's parsing, scanning and
+   * recording off the event loop that answers short requests; with no bulk replica running, the
+   * gateway's bulk requests go to the standard ones.
+   */
+  @IsIn(['all', 'standard', 'bulk'])
+  PROXY_LANE: 'all' | 'standard' | 'bulk' = 'all';
+
+  /**
+   * Nice value (Linux, 0 to 19) of every thread of this replica: on a machine it shares with
+   * standard replicas and the gateway, a bulk-lane replica's work yields the CPU to the short
+   * requests'. Default: 10 on the bulk lane, 0 otherwise.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  PROXY_NICE?: number;
 
   /** How long a model may take to answer (ms); streams get this much per stream. */
   @IsInt()
@@ -103,3 +125,15 @@ export class ProxyConfig extends PlatformConfig {
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');
 export const PROXY_LOGGER = Symbol('PROXY_LOGGER');
 export const OUTBOUND_CLIENT = Symbol('OUTBOUND_CLIENT');
+
+/** The subjects a replica of `lane` answers. */
+export function laneFilter(lane: ProxyConfig['PROXY_LANE']): (subject: string) => boolean {
+  if (lane === 'bulk') return (subject) => subject.startsWith(PROXY_BULK_PREFIX);
+  if (lane === 'standard') return (subject) => !subject.startsWith(PROXY_BULK_PREFIX);
+  return () => true;
+}
+
+/** The nice value a replica runs at: PROXY_NICE, else 10 on the bulk lane and 0 on the others. */
+export function laneNice(config: Pick<ProxyConfig, 'PROXY_LANE' | 'PROXY_NICE'>): number {
+  return config.PROXY_NICE ?? (config.PROXY_LANE === 'bulk' ? 10 : 0);
+}

@@ -1,3 +1,3 @@
 // What tests and tooling may import from the message proxy.
-export { ProxyConfig } from './config';
+export { laneFilter, ProxyConfig } from './config';
 export { ProxyModule } from './proxy.module';

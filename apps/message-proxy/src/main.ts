@@ -3,7 +3,9 @@ import { PROXY_QUEUE } from '@bastion/contracts';
 import { createLogger, initTracing, PlatformMetrics } from '@bastion/observability';
 import { natsLogin, closeService, startService, stopOnSignals } from '@bastion/messaging';
 import { loadConfig } from '@bastion/platform';
-import { ProxyConfig } from './config';
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { laneFilter, laneNice, ProxyConfig } from './config';
 import { ProxyModule } from './proxy.module';
 
 // Before anything else. A no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set; flushes on SIGTERM/SIGINT.
@@ -12,6 +14,8 @@ initTracing('message-proxy');
 async function main(): Promise<void> {
   const config = loadConfig(ProxyConfig);
   const logger = createLogger('message-proxy', config.LOG_LEVEL);
+  const nice = laneNice(config);
+  if (nice > 0) lowerPriority(nice, logger);
   const metrics = new PlatformMetrics('message-proxy');
   const app = await startService(ProxyModule.forRoot(config, logger, metrics), {
     queue: PROXY_QUEUE,
@@ -19,9 +23,29 @@ async function main(): Promise<void> {
     logger,
     metrics,
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    answers: laneFilter(config.PROXY_LANE),
   });
   stopOnSignals(() => closeService(app), logger, config.SHUTDOWN_GRACE_MS);
-  logger.info({ healthPort: config.HEALTH_PORT }, 'message proxy listening on NATS');
+  logger.info({ healthPort: config.HEALTH_PORT, lane: config.PROXY_LANE }, 'message proxy listening on NATS');
+}
+
+/**
+ * Lowers the priority of every thread the process has (Linux keeps a nice value per thread; V8's
+ * and libuv's helpers already run), and of those it makes later, which inherit it.
+ */
+function lowerPriority(nice: number, logger: ReturnType<typeof createLogger>): void {
+  let threads: number[] = [0];
+  try {
+    threads = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    // No /proc: this thread alone, and the threads it makes from now on.
+  }
+  try {
+    for (const tid of threads) setPriority(tid, nice);
+    logger.info({ nice, threads: threads.length }, 'running below the default CPU priority');
+  } catch (err) {
+    logger.warn({ err, nice }, 'could not lower the CPU priority');
+  }
 }
 
 main().catch((err) => {

@@ -2,13 +2,21 @@ import { Body, Controller, Inject, Param, Post, Res, UseInterceptors } from '@ne
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import {
+  ChatCompletionRequest,
+  type Principal,
+  ProxyBulkRpc,
+  ProxyBulkStreams,
+  ProxyRpc,
+  ProxyStreams,
+} from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
+import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
 import { relayStream, sendJson } from './stream-relay';
 import { TenantGateInterceptor } from './tenant-gate';
@@ -31,6 +39,7 @@ export class OpenAiController {
   constructor(
     private readonly rpc: NatsRpcClient,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly lane: ProxyLane,
   ) {}
 
   @Post('chat/completions')
@@ -53,14 +62,15 @@ export class OpenAiController {
   ): Promise<void> {
     // The body goes on as sent; the message proxy parses and checks it as a ChatCompletionRequest.
     const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: {} };
+    const chars = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      sendJson(reply, await this.rpc.longCall(ProxyRpc.chat, command, rid));
+      sendJson(reply, await this.rpc.longCall(this.lane.of(ProxyRpc.chat, ProxyBulkRpc.chat, chars), command, rid));
       return;
     }
     await relayStream(
       this.rpc,
       this.nc,
-      ProxyStreams.chat,
+      this.lane.of(ProxyStreams.chat, ProxyBulkStreams.chat, chars),
       command,
       rid,
       reply,

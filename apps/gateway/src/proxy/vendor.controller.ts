@@ -2,13 +2,21 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseIntercepto
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import {
+  MessagesRequest,
+  type Principal,
+  ProxyBulkRpc,
+  ProxyBulkStreams,
+  ProxyRpc,
+  ProxyStreams,
+} from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
+import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
 import { relayStream, sendJson } from './stream-relay';
 import { requestTimings } from '../timing/phase-metrics';
@@ -35,6 +43,7 @@ export class VendorController {
   constructor(
     private readonly rpc: NatsRpcClient,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly lane: ProxyLane,
   ) {}
 
   @Post('messages')
@@ -63,8 +72,9 @@ export class VendorController {
     const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: forward };
     const timings = requestTimings(req);
     const started = performance.now();
+    const chars = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      const res = await this.rpc.longCall(ProxyRpc.messages, command, rid);
+      const res = await this.rpc.longCall(this.lane.of(ProxyRpc.messages, ProxyBulkRpc.messages, chars), command, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       sendJson(reply, res);
       return;
@@ -72,7 +82,7 @@ export class VendorController {
     await relayStream(
       this.rpc,
       this.nc,
-      ProxyStreams.messages,
+      this.lane.of(ProxyStreams.messages, ProxyBulkStreams.messages, chars),
       command,
       rid,
       reply,

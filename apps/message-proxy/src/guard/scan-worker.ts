@@ -1,4 +1,4 @@
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
@@ -12,7 +12,8 @@ import { ScannerConfigs } from './scanner-configs';
  * priority and no other thread's.
  */
 const nice = Number((workerData as { nice?: number } | undefined)?.nice ?? 0);
-if (nice > 0) {
+// Never above the process's own priority (a bulk-lane replica runs lowered: PROXY_NICE).
+if (nice > getPriority(0)) {
   try {
     setPriority(0, nice);
   } catch {

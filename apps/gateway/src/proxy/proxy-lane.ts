@@ -1,0 +1,17 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+
+/**
+ * Which lane of the message proxy a request takes: its bulk-lane twin when the text it carries has
+ * at least PROXY_BULK_FROM_CHARS characters, else its own subject. (A bulk request nobody answers
+ * on its lane goes to its own subject: see the contracts' `orElse`.)
+ */
+@Injectable()
+export class ProxyLane {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  of<C>(standard: C, bulk: C, textChars: number): C {
+    const from = this.config.PROXY_BULK_FROM_CHARS;
+    return from > 0 && textChars >= from ? bulk : standard;
+  }
+}

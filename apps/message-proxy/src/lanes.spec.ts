@@ -1,0 +1,30 @@
+import { ProxyBulkRpc, ProxyBulkStreams, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import { laneFilter, laneNice } from './config';
+
+describe('proxy lanes', () => {
+  const standard = [...Object.values(ProxyRpc), ...Object.values(ProxyStreams)].map((c) => c.subject);
+  const bulk = [...Object.values(ProxyBulkRpc), ...Object.values(ProxyBulkStreams)].map((c) => c.subject);
+
+  it('gives every text-carrying request a bulk twin that falls back to it', () => {
+    expect(bulk).toHaveLength(6);
+    for (const c of [...Object.values(ProxyBulkRpc), ...Object.values(ProxyBulkStreams)]) {
+      expect(c.subject.startsWith('proxy.bulk.')).toBe(true);
+      expect(standard).toContain(c.orElse);
+    }
+  });
+
+  it('answers the bulk lane alone, everything but it, or everything', () => {
+    expect(standard.filter(laneFilter('bulk'))).toEqual([]);
+    expect(bulk.filter(laneFilter('bulk'))).toEqual(bulk);
+    expect(standard.filter(laneFilter('standard'))).toEqual(standard);
+    expect(bulk.filter(laneFilter('standard'))).toEqual([]);
+    expect([...standard, ...bulk].filter(laneFilter('all'))).toHaveLength(standard.length + bulk.length);
+  });
+
+  it('runs the bulk lane below the default CPU priority unless told otherwise', () => {
+    expect(laneNice({ PROXY_LANE: 'bulk' })).toBe(10);
+    expect(laneNice({ PROXY_LANE: 'bulk', PROXY_NICE: 0 })).toBe(0);
+    expect(laneNice({ PROXY_LANE: 'standard' })).toBe(0);
+    expect(laneNice({ PROXY_LANE: 'all', PROXY_NICE: 5 })).toBe(5);
+  });
+});
