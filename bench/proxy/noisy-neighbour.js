@@ -5,8 +5,8 @@
 // sending prompts near the body limit from many connections at once.
 'use strict';
 const http = require('node:http');
+const { isMainThread, parentPort, Worker, workerData } = require('node:worker_threads');
 const os = require('node:os');
-const { snapshot, settle, cpuBetween } = require('../support/stack');
 
 /**
  * Tenant A's worst allowed configuration: MAX_PROJECT_ENTRIES regex scanners of MAX_PATTERNS
@@ -138,27 +138,51 @@ function pooled(runs) {
   };
 }
 
-/** Tenant A: `connections` loops, each sending the next request when the last is answered, until stopped. */
-function closedLoop(agent, target, body, connections) {
-  let running = true;
-  const statuses = new Map();
-  let answered = 0;
-  const loops = Array.from({ length: connections }, async () => {
-    while (running) {
-      const r = await post(agent, target.url, target.headers, body, performance.now());
-      answered++;
-      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-    }
-  });
+/**
+ * Tenant A's closed loop, `connections` requests at a time, in a worker thread of its own: A is
+ * another client, and writing its megabyte bodies on this thread would delay B's requests here,
+ * before they reach the stack. `stop()` resolves with what A was answered.
+ */
+function closedLoop(target, body, connections) {
+  const worker = new Worker(__filename, { workerData: { closedLoop: { target, body, connections } } });
   const started = performance.now();
   return {
     async stop() {
-      running = false;
-      await Promise.all(loops);
-      return { answered, seconds: (performance.now() - started) / 1000, statuses: Object.fromEntries(statuses) };
+      const done = new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      worker.postMessage('stop');
+      const { answered, statuses } = await done;
+      await worker.terminate();
+      return { answered, seconds: (performance.now() - started) / 1000, statuses };
     },
   };
 }
+
+/** In the worker: A's requests, each connection sending its next as soon as it has an answer. */
+function runClosedLoop({ target, body, connections }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const bytes = Buffer.from(body);
+  let running = true;
+  let answered = 0;
+  const statuses = {};
+  const loops = Array.from({ length: connections }, async () => {
+    while (running) {
+      const r = await post(agent, target.url, target.headers, bytes, performance.now());
+      answered++;
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    }
+  });
+  parentPort.once('message', async () => {
+    running = false;
+    await Promise.all(loops);
+    agent.destroy();
+    parentPort.postMessage({ answered, statuses });
+  });
+}
+
+if (!isMainThread && workerData?.closedLoop) runClosedLoop(workerData.closedLoop);
 
 /**
  * Sets up both tenants on a running stack and measures. `api(method, route, auth, payload)` calls
@@ -176,6 +200,8 @@ async function noisyNeighbour({
   cfg,
   log = console.log,
 }) {
+  // Here, not at the top: the worker thread of tenant A's loop loads this file too, and needs no stack.
+  const { snapshot, settle, cpuBetween } = require('../support/stack');
   const stamp = Date.now().toString(36);
   // Tenant B: the ordinary guarded project.
   const tenantB = `quiet-${stamp}`;
@@ -238,7 +264,7 @@ async function noisyNeighbour({
       aloneRuns.push(await openLoop(agentB, targetB, ordinaryBody, cfg.rps, cfg.seconds));
       aloneLoop.push(await loopDelays(ours));
       cpuAlone ??= cpuBetween(before, await snapshot(ours.admin, ours.dbName));
-      const heavy = closedLoop(agentA, targetA, bodyA, cfg.connections);
+      const heavy = closedLoop(targetA, bodyA, cfg.connections);
       await new Promise((r) => setTimeout(r, 3000));
       const during = await snapshot(ours.admin, ours.dbName);
       await loopDelays(ours);

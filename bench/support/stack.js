@@ -20,7 +20,18 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) |
 const MS_PER_TICK = 1000 / CLK_TCK;
 const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'bench-stack-'));
 
-const APPS = ['tokens', 'providers', 'prompts', 'projects', 'message-proxy', 'gateway'];
+// The message proxy runs one replica per lane (PROXY_LANE), as deployed: model calls with large texts
+// are answered apart from the rest. BENCH_PROXY_LANES=one runs a single replica for both.
+const oneProxy = process.env.BENCH_PROXY_LANES === 'one';
+const APPS = [
+  { name: 'tokens' },
+  { name: 'providers' },
+  { name: 'prompts' },
+  { name: 'projects' },
+  { name: 'message-proxy', env: { PROXY_LANE: oneProxy ? 'all' : 'standard' } },
+  ...(oneProxy ? [] : [{ name: 'message-proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } }]),
+  { name: 'gateway' },
+];
 
 // ---------------------------------------------------------------------------------------------
 // Processes and their CPU
@@ -235,19 +246,20 @@ async function startOurs(extraEnv = {}) {
   };
   // Each app's ops server on a known port: its /metrics has, among others, the event loop's delay.
   const ops = {};
-  for (const app of APPS) {
-    ops[app] = await freePort();
+  for (const { name, app = name, env: appEnv } of APPS) {
+    ops[name] = await freePort();
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
-    const profile = cfg.profile.includes(app)
-      ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${app}.${process.pid}.cpuprofile`]
+    const profile = cfg.profile.includes(name)
+      ? ['--cpu-prof', `--cpu-prof-dir=${cfg.profileDir}`, `--cpu-prof-name=${name}.${process.pid}.cpuprofile`]
       : [];
     const traceGc = process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [];
     // Node or V8 flags for every app (some, like --single-threaded-gc, are refused in NODE_OPTIONS).
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    start(app, 'ours', [process.execPath, ...profile, ...traceGc, ...nodeArgs, main], {
+    start(name, 'ours', [process.execPath, ...profile, ...traceGc, ...nodeArgs, main], {
       ...env,
-      HEALTH_PORT: String(ops[app]),
+      ...appEnv,
+      HEALTH_PORT: String(ops[name]),
     });
   }
   const url = `http://127.0.0.1:${gatewayPort}`;
