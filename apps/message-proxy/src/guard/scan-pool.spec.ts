@@ -244,13 +244,13 @@ describe('ScanPool', () => {
         // step no budget check can interrupt.
         const slow: ScanJob = {
           scanners: [{ id: 'slow', version: '1', config: { type: 'regex', patterns: ['a[^#]*b0x0|a'] } }],
-          text: 'a' + '-'.repeat(800_000),
+          text: 'a' + '-'.repeat(4_000_000),
           limitMs: 5000,
           spentMs: 0,
         };
         const short = { ...slow, text: 'a-' };
-        // Inline scans may take 1 ms here; compiling is left roomy.
-        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineMaxChars: 1_000_000, inlineScanMs: 1 });
+        // Inline scans may take 5 ms here (the default); compiling is left roomy.
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineMaxChars: 5_000_000, inlineScanMs: 5 });
         await pool.run('t', short);
         // Compiled on this thread beforehand, so that compiling is not what the inline scans cost.
         sharedScannerCache.get(slow.scanners[0]);
@@ -258,7 +258,7 @@ describe('ScanPool', () => {
         // thread goes on scanning the tenant's short texts.
         expect(pool.tryInline('t', { ...short, spentMs: 4999.5 })).toBeUndefined();
         expect(pool.tryInline('t', short)).toBeDefined();
-        // Making 800,000 characters canonical and reading them takes well over 1 ms: the tenant's next
+        // Making 4,000,000 characters canonical and reading them takes well over 5 ms: the tenant's next
         // scans go to the workers.
         expect(pool.tryInline('t', slow)).toBeUndefined();
         expect(pool.tryInline('t', short)).toBeUndefined();
