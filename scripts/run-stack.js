@@ -9,15 +9,16 @@ const { ensureNats, ensurePostgres } = require('../libs/testing/dist/local-infra
 const { findServiceMigrations, migrate } = require('../libs/persistence/dist/db/index.js');
 
 const root = path.join(__dirname, '..');
-// The message proxy runs one replica per lane (PROXY_LANE, see docker-compose.yml).
+// The message proxy runs one replica per lane (PROXY_LANE, see docker-compose.yml); the bulk one
+// last, so that the others keep their ops ports.
 const APPS = [
   { name: 'tokens' },
   { name: 'providers' },
   { name: 'prompts' },
   { name: 'projects' },
   { name: 'message-proxy', env: { PROXY_LANE: 'standard' } },
-  { name: 'proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } },
-  { name: 'gateway' },
+  { name: 'gateway', env: { PROXY_BULK_FROM_CHARS: '131072' } },
+  { name: 'message-proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } },
 ];
 
 // On one machine each service needs its own ops port (/livez, /readyz, /metrics): 9464, 9465, ...
@@ -49,7 +50,7 @@ function runApp(name, app, env) {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = `[${name}]`.padEnd(10);
+  const prefix = `[${name}]`.padEnd(15);
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.on('data', (chunk) => {

@@ -146,12 +146,12 @@ function pooled(runs) {
 function closedLoop(target, body, connections) {
   const worker = new Worker(__filename, { workerData: { closedLoop: { target, body, connections } } });
   const started = performance.now();
+  const done = new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   return {
     async stop() {
-      const done = new Promise((resolve, reject) => {
-        worker.once('message', resolve);
-        worker.once('error', reject);
-      });
       worker.postMessage('stop');
       const { answered, statuses } = await done;
       await worker.terminate();

@@ -30,7 +30,7 @@ const APPS = [
   { name: 'projects' },
   { name: 'message-proxy', env: { PROXY_LANE: oneProxy ? 'all' : 'standard' } },
   ...(oneProxy ? [] : [{ name: 'message-proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } }]),
-  { name: 'gateway' },
+  { name: 'gateway', env: oneProxy ? {} : { PROXY_BULK_FROM_CHARS: '131072' } },
 ];
 
 // ---------------------------------------------------------------------------------------------

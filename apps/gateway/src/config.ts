@@ -23,14 +23,16 @@ export class GatewayConfig extends AuthConfig {
   BODY_LIMIT_BYTES = 1_048_576;
 
   /**
-   * A model call or scan whose text (the request body, or a prompt's or scan's input) has at least
-   * this many characters goes to the message proxy's bulk lane, which replicas with
-   * `PROXY_LANE=bulk` answer apart from the short requests (the standard replicas when none runs).
-   * 0: every request on the standard lane.
+   * A model call or scan whose text (the request body, or a prompt's or scan's input; a prompt from
+   * a template, whose size is not known here, counts as large) has at least this many characters
+   * goes to the message proxy's bulk lane, which replicas with `PROXY_LANE=bulk` answer apart from
+   * the short requests (the standard replicas when none runs). 0, the default: every request on the
+   * standard lane. Set it once NATS runs with the bulk lane's permissions (`pnpm nats:config`): a
+   * request NATS refuses to pass on is not answered at all.
    */
   @IsInt()
   @Min(0)
-  PROXY_BULK_FROM_CHARS = 131_072;
+  PROXY_BULK_FROM_CHARS = 0;
 
   /**
    * Bytes of model-call request bodies one tenant may have in flight through this gateway at once

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { PROXY_BULK_PREFIX } from '@bastion/contracts';
 import { MATCH_LENGTH_CAP } from '@bastion/guardrails';
 import { PlatformConfig } from '@bastion/platform';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Max, Min } from 'class-validator';
 
 export class ProxyConfig extends PlatformConfig {
   /** Hosts, host:port pairs, IPs or CIDRs the proxy may reach although private (e.g. a local model). */
@@ -22,13 +22,12 @@ export class ProxyConfig extends PlatformConfig {
   /**
    * Nice value (Linux, 0 to 19) of every thread of this replica: on a machine it shares with
    * standard replicas and the gateway, a bulk-lane replica's work yields the CPU to the short
-   * requests'. Default: 10 on the bulk lane, 0 otherwise.
+   * requests'. -1 (the default): 10 on the bulk lane, 0 on the others.
    */
-  @IsOptional()
   @IsInt()
-  @Min(0)
+  @Min(-1)
   @Max(19)
-  PROXY_NICE?: number;
+  PROXY_NICE = -1;
 
   /** How long a model may take to answer (ms); streams get this much per stream. */
   @IsInt()
@@ -78,8 +77,8 @@ export class ProxyConfig extends PlatformConfig {
   SCAN_QUEUE_PER_TENANT = 16;
 
   /**
-   * Nice value of every scan worker's thread but the first (Linux): their scanning yields the CPU
-   * to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
+   * Nice value added to the process's for every scan worker's thread but the first (Linux; at most
+   * 19): their scanning yields the CPU to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
    * on those; the first worker, at the process's priority, is kept for tenants whose scans are quick.
    */
   @IsInt()
@@ -133,7 +132,8 @@ export function laneFilter(lane: ProxyConfig['PROXY_LANE']): (subject: string) =
   return () => true;
 }
 
-/** The nice value a replica runs at: PROXY_NICE, else 10 on the bulk lane and 0 on the others. */
+/** The nice value a replica runs at: PROXY_NICE, or by default 10 on the bulk lane and 0 on the others. */
 export function laneNice(config: Pick<ProxyConfig, 'PROXY_LANE' | 'PROXY_NICE'>): number {
-  return config.PROXY_NICE ?? (config.PROXY_LANE === 'bulk' ? 10 : 0);
+  if (config.PROXY_NICE >= 0) return config.PROXY_NICE;
+  return config.PROXY_LANE === 'bulk' ? 10 : 0;
 }

@@ -1,5 +1,6 @@
 import { ProxyBulkRpc, ProxyBulkStreams, ProxyRpc, ProxyStreams } from '@bastion/contracts';
-import { laneFilter, laneNice } from './config';
+import { loadConfig } from '@bastion/platform';
+import { laneFilter, laneNice, ProxyConfig } from './config';
 
 describe('proxy lanes', () => {
   const standard = [...Object.values(ProxyRpc), ...Object.values(ProxyStreams)].map((c) => c.subject);
@@ -22,9 +23,11 @@ describe('proxy lanes', () => {
   });
 
   it('runs the bulk lane below the default CPU priority unless told otherwise', () => {
-    expect(laneNice({ PROXY_LANE: 'bulk' })).toBe(10);
-    expect(laneNice({ PROXY_LANE: 'bulk', PROXY_NICE: 0 })).toBe(0);
-    expect(laneNice({ PROXY_LANE: 'standard' })).toBe(0);
-    expect(laneNice({ PROXY_LANE: 'all', PROXY_NICE: 5 })).toBe(5);
+    const nice = (env: Record<string, string>) => laneNice(loadConfig(ProxyConfig, env));
+    expect(nice({ PROXY_LANE: 'bulk' })).toBe(10);
+    expect(nice({ PROXY_LANE: 'bulk', PROXY_NICE: '0' })).toBe(0);
+    expect(nice({ PROXY_LANE: 'standard' })).toBe(0);
+    expect(nice({})).toBe(0);
+    expect(nice({ PROXY_LANE: 'all', PROXY_NICE: '5' })).toBe(5);
   });
 });

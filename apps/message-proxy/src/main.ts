@@ -40,12 +40,17 @@ function lowerPriority(nice: number, logger: ReturnType<typeof createLogger>): v
   } catch {
     // No /proc: this thread alone, and the threads it makes from now on.
   }
-  try {
-    for (const tid of threads) setPriority(tid, nice);
-    logger.info({ nice, threads: threads.length }, 'running below the default CPU priority');
-  } catch (err) {
-    logger.warn({ err, nice }, 'could not lower the CPU priority');
+  let lowered = 0;
+  for (const tid of threads) {
+    try {
+      setPriority(tid, nice);
+      lowered++;
+    } catch {
+      // A thread that ended meanwhile, or a system that refuses: the others still go lower.
+    }
   }
+  if (lowered > 0) logger.info({ nice, threads: lowered }, 'running below the default CPU priority');
+  else logger.warn({ nice }, 'could not lower the CPU priority');
 }
 
 main().catch((err) => {

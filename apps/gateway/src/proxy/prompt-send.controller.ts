@@ -24,7 +24,8 @@ export class PromptSendController {
   @ApiOperation({ summary: 'Send a prompt through a provider, scanned both ways; answers the recorded Prompt' })
   @ApiReply('PromptView')
   send(@CurrentPrincipal() principal: Principal, @Body() body: SendPromptRequest, @RequestId() rid: string) {
-    const chars = body.input?.length ?? 0;
+    // A template's input is read by the proxy, and may be as long as any stored prompt.
+    const chars = body.promptTemplateId ? Infinity : (body.input?.length ?? 0);
     return this.rpc.longCall(
       this.lane.of(ProxyRpc.sendPrompt, ProxyBulkRpc.sendPrompt, chars),
       { principal, body },

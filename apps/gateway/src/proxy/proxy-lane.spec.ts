@@ -10,7 +10,8 @@ describe('ProxyLane', () => {
     expect(lane(1000).of(ProxyRpc.messages, ProxyBulkRpc.messages, 1000)).toBe(ProxyBulkRpc.messages);
   });
 
-  it('keeps every request on the standard lane when set to 0', () => {
+  it('keeps every request on the standard lane when set to 0, the default', () => {
     expect(lane(0).of(ProxyRpc.messages, ProxyBulkRpc.messages, 10_000_000)).toBe(ProxyRpc.messages);
+    expect(new GatewayConfig().PROXY_BULK_FROM_CHARS).toBe(0);
   });
 });

@@ -9,13 +9,13 @@ import { ScannerConfigs } from './scanner-configs';
  * A scan worker (see ScanPool): runs the scan jobs it is sent, one at a time, with its own compile
  * cache. A job names its scanners by key; the worker keeps the configs it was sent and asks for any
  * it no longer has (`need`), which the pool then sends with the job again. On Linux a thread has its own nice value, so `workerData.nice` lowers this thread's CPU
- * priority and no other thread's.
+ * priority (by that much from the process's) and no other thread's.
  */
 const nice = Number((workerData as { nice?: number } | undefined)?.nice ?? 0);
-// Never above the process's own priority (a bulk-lane replica runs lowered: PROXY_NICE).
-if (nice > getPriority(0)) {
+if (nice > 0) {
   try {
-    setPriority(0, nice);
+    // Below the process's own priority (a bulk-lane replica already runs lowered: PROXY_NICE).
+    setPriority(0, Math.min(19, getPriority(0) + nice));
   } catch {
     // Not allowed here: the worker runs at the process's priority.
   }

@@ -134,6 +134,7 @@ export class NatsRpcClient {
           if (to.orElse !== undefined && subject !== to.orElse) {
             call.close();
             subject = to.orElse;
+            span.updateName(`${subject} send`).setAttribute('messaging.destination.name', subject);
             call = this.framesInbox.open(answererOf(subject));
             this.nc.publish(subject, packet, { reply: call.subject, headers: h });
             continue;
