@@ -214,10 +214,14 @@ async function noisyNeighbour({
   await provider(adminA);
   const project = await api('POST', '/backend/v1/projects', adminA, { name: 'noisy-worst' });
   const projectId = project.id ?? project.project.id;
-  for (let s = 0; s < cfg.scanners; s++) {
+  // `scans`: the costliest scanners the API accepts. `bodies`: one cheap scanner that blocks each
+  // prompt at its first word, so A sends 1 MB prompts as fast as the stack takes them.
+  const bodies = cfg.tenantA === 'bodies';
+  const patternsOf = (s) => (bodies ? ['^lorem'] : hostilePatterns(s, cfg.patterns));
+  for (let s = 0; s < (bodies ? 1 : cfg.scanners); s++) {
     const scanner = await api('POST', '/backend/v1/scanners', adminA, {
       name: `noisy-${s}`,
-      config: { type: 'regex', patterns: hostilePatterns(s, cfg.patterns) },
+      config: { type: 'regex', patterns: patternsOf(s) },
       direction: 'both',
     });
     await api('POST', `/backend/v1/projects/${projectId}/scanners`, adminA, {
@@ -288,7 +292,7 @@ async function noisyNeighbour({
       `\nNoisy neighbour: tenant B sends guarded requests (3 regex both ways, ${ordinaryBody.length}-byte body) at ${cfg.rps}/s, open loop (latency from each request's scheduled start);`,
     );
     log(
-      `tenant A runs ${cfg.scanners} regex scanners x ${cfg.patterns} patterns like ${JSON.stringify(hostilePatterns(0, 1)[0])} and sends ${(Buffer.byteLength(bodyA) / 1024).toFixed(0)} KB prompts from ${cfg.connections} connections (closed loop).`,
+      `tenant A (${cfg.tenantA}) runs ${bodies ? 1 : cfg.scanners} regex scanner(s) x ${bodies ? 1 : cfg.patterns} pattern(s) like ${JSON.stringify(patternsOf(0)[0])} and sends ${(Buffer.byteLength(bodyA) / 1024).toFixed(0)} KB prompts from ${cfg.connections} connections (closed loop).`,
     );
     log(
       `${cfg.rounds} rounds of ${cfg.seconds} s of B alone, then ${cfg.seconds} s of B while A runs (after 3 s of A alone); A's backlog drains between rounds.`,

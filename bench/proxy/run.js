@@ -55,6 +55,8 @@ const cfg = {
     seconds: int('BENCH_NOISY_SECONDS', 10),
     rounds: int('BENCH_NOISY_ROUNDS', 5),
     connections: int('BENCH_NOISY_CONNECTIONS', 8),
+    // `scans`: A's project has the costliest scanners allowed; `bodies`: one cheap one, A floods 1 MB prompts.
+    tenantA: process.env.BENCH_NOISY_A ?? 'scans',
     scanners: int('BENCH_NOISY_SCANNERS', 100),
     patterns: int('BENCH_NOISY_PATTERNS', 100),
     promptBytes: int('BENCH_NOISY_PROMPT_BYTES', 1_040_000),

@@ -47,6 +47,19 @@ export class GatewayConfig extends AuthConfig {
   @Min(0)
   MODEL_CALL_TENANT_QUEUE = 64;
 
+  /**
+   * Bytes of model-call request bodies one tenant may send through this gateway a second, on
+   * average (0: no limit); `MODEL_CALL_TENANT_BURST_BYTES` at once. Past it its calls wait, and one
+   * that would wait over 3 s is a 429 with Retry-After (see TenantGate).
+   */
+  @IsInt()
+  @Min(0)
+  MODEL_CALL_TENANT_BYTES_PER_SECOND = 4_194_304;
+
+  @IsInt()
+  @Min(1024)
+  MODEL_CALL_TENANT_BURST_BYTES = 8_388_608;
+
   /** Accepted tokens remembered so they are not verified again on every request (0: none). */
   @IsInt()
   @Min(0)

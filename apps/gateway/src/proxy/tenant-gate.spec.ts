@@ -61,6 +61,58 @@ describe('TenantGate', () => {
     expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 1 });
   });
 
+  describe('with a rate of bytes a second', () => {
+    let clock = 0;
+    const paced = (maxWaitMs = 3000) =>
+      new TenantGate(10_000, 10, { bytesPerSecond: 1000, burstBytes: 2000, maxWaitMs }, () => clock);
+    beforeEach(() => {
+      clock = 0;
+      jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    });
+    afterEach(() => jest.useRealTimers());
+
+    it('lets a burst through at once, then holds the next call until the debt is paid', async () => {
+      const gate = paced();
+      // 2,500 bytes: the burst and 500 owed.
+      (await gate.acquire('a', 1500))();
+      (await gate.acquire('a', 1000))();
+      const next = gate.acquire('a', 10);
+      expect(await settled(next)).toBe(false);
+      // Another tenant is not held up.
+      expect(await settled(gate.acquire('b', 1500))).toBe(true);
+      clock += 400;
+      jest.advanceTimersByTime(400);
+      expect(await settled(next)).toBe(false);
+      clock += 100;
+      jest.advanceTimersByTime(100);
+      expect(await settled(next)).toBe(true);
+    });
+
+    it('refuses at once, with that wait as Retry-After, a call that would wait past the longest wait', async () => {
+      const gate = paced(1000);
+      (await gate.acquire('a', 2000))();
+      (await gate.acquire('a', 2500))();
+      const err = await gate.acquire('a', 1).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 3 });
+      clock += 1500;
+      expect(await settled(gate.acquire('a', 1))).toBe(false);
+    });
+
+    it('does not hand a tenant a fresh burst for having nothing in flight', async () => {
+      const gate = paced();
+      (await gate.acquire('a', 1900))();
+      // Nothing runs or waits: the tenant is kept, with the 100 bytes it has left.
+      (await gate.acquire('a', 150))();
+      expect(await settled(gate.acquire('a', 1))).toBe(false);
+    });
+
+    it('forgets nothing when unpaced: bytes in flight alone decide', async () => {
+      const gate = new TenantGate(10_000, 10);
+      for (let i = 0; i < 100; i++) (await gate.acquire('a', 5000))();
+      expect(gate.load('a')).toEqual({ running: 0, waiting: 0, bytes: 0 });
+    });
+  });
+
   it('counts a release once, however often it is called', async () => {
     const gate = new TenantGate(100, 10);
     const r1 = await gate.acquire('a', 100);

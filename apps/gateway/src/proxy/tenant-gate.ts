@@ -13,6 +13,19 @@ interface TenantState {
   inFlight: number;
   running: number;
   waiting: Waiter[];
+  /** Bytes the tenant may still send before it waits for its rate (negative: owed), as of `at` (ms). */
+  credit: number;
+  at: number;
+  /** A timer that admits the first waiter once the credit is back, when one is set. */
+  wake?: NodeJS.Timeout;
+}
+
+/** How a tenant's bodies are paced: bytes a second (0: not paced) and the bytes it may send at once. */
+export interface TenantRate {
+  bytesPerSecond: number;
+  burstBytes: number;
+  /** A call that would wait longer than this for the rate (ms) is refused at once, with that wait as Retry-After. */
+  maxWaitMs: number;
 }
 
 /**
@@ -22,6 +35,13 @@ interface TenantState {
  * many large prompts queues behind itself, not in front of other tenants on the bus and in the
  * proxy. A call larger than the limit runs when nothing else of its tenant does. Past
  * `maxWaiting` waiting calls, the next is refused (RESOURCE_EXHAUSTED, retry after 1 s).
+ *
+ * And how fast: with a `rate`, a tenant's bodies take credit that comes back at `bytesPerSecond`, up
+ * to `burstBytes`. A call goes on while the tenant has credit left (it may take more than is left,
+ * and then owes it); one that finds the tenant owing waits until the debt is paid, or is refused
+ * at once (RESOURCE_EXHAUSTED, Retry-After that wait) when that would take over `maxWaitMs`. A
+ * tenant whose prompts are blocked at once is answered in milliseconds, so bytes in flight alone
+ * would let it send tens of megabytes a second through the gateway, the proxy and the prompt store.
  */
 export class TenantGate {
   private readonly tenants = new Map<string, TenantState>();
@@ -29,16 +49,30 @@ export class TenantGate {
   constructor(
     readonly maxBytes: number,
     private readonly maxWaiting: number,
+    private readonly rate: TenantRate = { bytesPerSecond: 0, burstBytes: 0, maxWaitMs: 0 },
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Resolves with the release of the admitted call once it may go on. */
   acquire(tenant: string, bytes: number): Promise<() => void> {
     let state = this.tenants.get(tenant);
     if (!state) {
-      state = { inFlight: 0, running: 0, waiting: [] };
+      state = { inFlight: 0, running: 0, waiting: [], credit: this.rate.burstBytes, at: this.now() };
       this.tenants.set(tenant, state);
     }
     const s = state;
+    this.refill(s);
+    const owedMs = this.owedMs(s);
+    if (owedMs > this.rate.maxWaitMs) {
+      return Promise.reject(
+        new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `this tenant sent more than ${this.rate.bytesPerSecond} bytes a second of model-call bodies; retry later`,
+          [],
+          Math.ceil(owedMs / 1000),
+        ),
+      );
+    }
     const release = once(() => {
       s.inFlight -= bytes;
       s.running--;
@@ -58,7 +92,10 @@ export class TenantGate {
         ),
       );
     }
-    return new Promise((resolve) => s.waiting.push({ bytes, admit: () => resolve(release) }));
+    return new Promise((resolve) => {
+      s.waiting.push({ bytes, admit: () => resolve(release) });
+      this.wakeWhenPaid(tenant, s);
+    });
   }
 
   /** Calls in flight and waiting of one tenant (for tests and metrics). */
@@ -68,21 +105,50 @@ export class TenantGate {
   }
 
   private fits(s: TenantState, bytes: number): boolean {
-    return s.running === 0 || s.inFlight + bytes <= this.maxBytes;
+    return (s.running === 0 || s.inFlight + bytes <= this.maxBytes) && this.owedMs(s) === 0;
   }
 
   private start(s: TenantState, bytes: number): void {
     s.inFlight += bytes;
     s.running++;
+    if (this.rate.bytesPerSecond > 0) s.credit -= bytes;
+  }
+
+  private refill(s: TenantState): void {
+    const now = this.now();
+    if (this.rate.bytesPerSecond > 0)
+      s.credit = Math.min(this.rate.burstBytes, s.credit + ((now - s.at) / 1000) * this.rate.bytesPerSecond);
+    s.at = now;
+  }
+
+  /** How long until the tenant owes nothing (ms): 0 with credit left. */
+  private owedMs(s: TenantState): number {
+    return s.credit >= 0 || this.rate.bytesPerSecond <= 0 ? 0 : (-s.credit / this.rate.bytesPerSecond) * 1000;
+  }
+
+  /** A waiter held up by the rate alone is admitted when the debt is paid (no call ending may do it). */
+  private wakeWhenPaid(tenant: string, s: TenantState): void {
+    const owed = this.owedMs(s);
+    if (owed === 0 || s.wake) return;
+    s.wake = setTimeout(() => {
+      s.wake = undefined;
+      this.admitWaiting(tenant, s);
+    }, Math.ceil(owed));
+    s.wake.unref();
   }
 
   private admitWaiting(tenant: string, s: TenantState): void {
+    this.refill(s);
     while (s.waiting.length > 0 && this.fits(s, s.waiting[0].bytes)) {
       const next = s.waiting.shift()!;
       this.start(s, next.bytes);
       next.admit();
     }
-    if (s.running === 0 && s.waiting.length === 0) this.tenants.delete(tenant);
+    if (s.waiting.length > 0) this.wakeWhenPaid(tenant, s);
+    // A tenant is forgotten once nothing of it runs or waits and its credit is whole again (as a new
+    // one's would be): forgetting it sooner would hand it a fresh burst.
+    else if (s.running === 0 && (this.rate.bytesPerSecond <= 0 || s.credit >= this.rate.burstBytes))
+      this.tenants.delete(tenant);
   }
 }
 
@@ -108,7 +174,12 @@ function once(f: () => void): () => void {
 /** The gateway's one TenantGate (a provider of its module). */
 export const tenantGateProvider = {
   provide: TenantGate,
-  useFactory: (config: GatewayConfig) => new TenantGate(config.MODEL_CALL_TENANT_BYTES, config.MODEL_CALL_TENANT_QUEUE),
+  useFactory: (config: GatewayConfig) =>
+    new TenantGate(config.MODEL_CALL_TENANT_BYTES, config.MODEL_CALL_TENANT_QUEUE, {
+      bytesPerSecond: config.MODEL_CALL_TENANT_BYTES_PER_SECOND,
+      burstBytes: config.MODEL_CALL_TENANT_BURST_BYTES,
+      maxWaitMs: 3000,
+    }),
   inject: [GATEWAY_CONFIG],
 };
 
