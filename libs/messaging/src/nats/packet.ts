@@ -34,3 +34,16 @@ export class PacketDeserializer extends NatsRequestJSONDeserializer {
     return packet;
   }
 }
+
+/**
+ * A reply larger than the server takes in one message travels in parts, each with this header
+ * (`<part>/<parts>`, from 1), in order on the caller's reply subject; the caller joins their data.
+ */
+export const PART_HEADER = 'Bastion-Part';
+/** At most this many parts (of about a max_payload each) per reply: a larger one is refused as too large. */
+export const MAX_REPLY_PARTS = 64;
+
+/** Bytes of a reply's data per message: the server's max_payload less room for headers. */
+export function replyPartBytes(maxPayload: number | undefined): number {
+  return (maxPayload ?? 1024 * 1024) - 16 * 1024;
+}

@@ -1,15 +1,17 @@
 import { ServerNats } from '@nestjs/microservices';
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { DomainError, ErrorCode } from '@bastion/contracts';
+import { headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { processState, resilientOptions } from './connection-state';
-import { PacketDeserializer } from './packet';
+import { MAX_REPLY_PARTS, PacketDeserializer, PART_HEADER, replyPartBytes } from './packet';
 
 /**
  * Nest's NATS transport, made to last: its connection reconnects forever with backoff and jitter
  * (the library default gives up after 10 attempts, 2 s apart, and then the service is deaf until
  * restarted) and is tracked for readiness. Closing it is a drain: the subscriptions go first (no new
  * work), the handlers in flight finish within the grace period, then the connection drains.
- * Requests are read as packet.ts says. `answers` picks the subjects this process subscribes to of
+ * Requests are read as packet.ts says, and a reply larger than the server takes in one message goes
+ * in parts (PART_HEADER), which NatsRpcClient puts back together. `answers` picks the subjects this process subscribes to of
  * those its handlers declare (a replica that serves one lane leaves the others' subjects alone).
  */
 export class ResilientServerNats extends ServerNats {
@@ -41,6 +43,33 @@ export class ResilientServerNats extends ServerNats {
     return nc;
   }
 
+  override getPublisher(natsMsg: Msg, id: string, ctx: unknown): (response: object) => void {
+    if (!natsMsg.reply) return super.getPublisher(natsMsg, id, ctx as never) as (response: object) => void;
+    return (response) => {
+      Object.assign(response, { id });
+      const out = this.serializer.serialize(response as never) as { data: string; headers?: MsgHdrs };
+      const nc = (this as unknown as { natsClient: NatsConnection | null }).natsClient;
+      const max = replyPartBytes(nc?.info?.max_payload);
+      // Three bytes of UTF-8 at most per UTF-16 unit: most replies need no count.
+      if (out.data.length * 3 <= max) return natsMsg.respond(out.data, { headers: out.headers });
+      const bytes = encoder.encode(out.data);
+      if (bytes.length <= max) return natsMsg.respond(bytes, { headers: out.headers });
+      const parts = Math.ceil(bytes.length / max);
+      if (parts > MAX_REPLY_PARTS) {
+        const err = new DomainError(
+          ErrorCode.RESOURCE_EXHAUSTED,
+          `the answer is too large to send (${bytes.length} bytes, at most ${MAX_REPLY_PARTS * max}); ask for less at once`,
+        );
+        return natsMsg.respond(JSON.stringify({ id, err: err.toPayload(), isDisposed: true }));
+      }
+      for (let i = 0; i < parts; i++) {
+        const h = out.headers ?? headers();
+        h.set(PART_HEADER, `${i + 1}/${parts}`);
+        natsMsg.respond(bytes.subarray(i * max, (i + 1) * max), { headers: h });
+      }
+    };
+  }
+
   override bindEvents(client: NatsConnection): void {
     for (const subject of [...this.messageHandlers.keys()])
       if (!this.answers(subject)) this.messageHandlers.delete(subject);
@@ -62,3 +91,5 @@ export class ResilientServerNats extends ServerNats {
     self.natsClient = null;
   }
 }
+
+const encoder = new TextEncoder();

@@ -18,7 +18,7 @@ import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClien
 import { processState } from './connection-state';
 import { answererOf } from './bus-permissions';
 import { FramesInbox } from './frames-inbox';
-import { encodeRequest, PACKET_HEADER } from './packet';
+import { encodeRequest, MAX_REPLY_PARTS, PACKET_HEADER, PART_HEADER } from './packet';
 
 /** Where a request goes: a contract's subject, and where to when nobody answers there. */
 type Destination = Pick<RpcContract<unknown, unknown>, 'subject' | 'orElse'>;
@@ -126,6 +126,8 @@ export class NatsRpcClient {
       throw err;
     }
     let timeoutMs = firstTimeoutMs;
+    // The parts of a reply that came in several messages, so far.
+    const parts: Uint8Array[] = [];
     try {
       for (;;) {
         const msg: Msg = await withTimeout(call.frames.next(), timeoutMs, subject);
@@ -141,7 +143,17 @@ export class NatsRpcClient {
           }
           throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
         }
-        const reply = msg.json<NestReply<T> & { isDisposed?: boolean }>();
+        const part = msg.headers?.get(PART_HEADER);
+        if (part) {
+          const [at, of] = part.split('/').map(Number);
+          if (at !== parts.length + 1 || !(of >= at) || of > MAX_REPLY_PARTS)
+            throw new DomainError(ErrorCode.INTERNAL, `${subject} answered in parts out of order`);
+          parts.push(msg.data);
+          if (at < of) continue;
+        }
+        const reply = (parts.length ? JSON.parse(joinParts(parts.splice(0))) : msg.json()) as NestReply<T> & {
+          isDisposed?: boolean;
+        };
         if (reply.err !== undefined && reply.err !== null) {
           throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
         }
@@ -207,6 +219,12 @@ interface ProtocolInternals {
 }
 const COALESCED = Symbol('bastion.coalescedWrites');
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The text of a reply that came in parts. */
+function joinParts(parts: Uint8Array[]): string {
+  return decoder.decode(Buffer.concat(parts));
+}
 
 /**
  * nats.js writes what was queued at the end of every microtask checkpoint: under load, one socket

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, type INestMicroservice, Module } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { declareRpc, declareStream, ErrorCode } from '@bastion/contracts';
+import { createLogger } from '@bastion/observability';
+import { testNatsLogin } from '@bastion/testing';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { from } from 'rxjs';
+import { Handles } from '../src/nats/handles';
+import { connectNats } from '../src/nats/nats-connection';
+import { MAX_REPLY_PARTS } from '../src/nats/packet';
+import { NatsRpcClient } from '../src/nats/rpc-client';
+import { closeService, startService } from '../src/nats/service-app';
+
+const id = randomUUID();
+const big = declareRpc<{ chars: number }>(`test.replies.${id}.big.v1`).returns<{ text: string }>();
+const frames = declareStream<{ chars: number }>(`test.replies.${id}.frames.v1`, Object as never).frames<{
+  text: string;
+}>();
+
+@Controller()
+class BigController {
+  @Handles(big)
+  big(@Payload() p: { chars: number }) {
+    // Not one repeated character: parts must join in order to read back the same text.
+    return { text: Array.from({ length: Math.ceil(p.chars / 10) }, (_, i) => String(i).padStart(10, '.')).join('') };
+  }
+
+  @Handles(frames)
+  frames(@Payload() p: { chars: number }) {
+    return from([{ text: 'a'.repeat(p.chars) }, { text: 'short' }, { text: 'é'.repeat(p.chars) }]);
+  }
+}
+
+@Module({ controllers: [BigController] })
+class BigModule {}
+
+/** Replies larger than NATS's max_payload (1 MB here) travel in parts and arrive whole. */
+describe('replies larger than one NATS message (against the real NATS)', () => {
+  let nc: NatsConnection;
+  let rpc: NatsRpcClient;
+  let service: INestMicroservice;
+
+  beforeAll(async () => {
+    service = await startService(BigModule, {
+      queue: `replies-${id}`,
+      nats: testNatsLogin(),
+      logger: createLogger('replies-test', 'silent'),
+    });
+    nc = await connectNats(testNatsLogin(), { name: 'replies-test' });
+    rpc = new NatsRpcClient(nc, 10_000);
+  });
+  afterAll(async () => {
+    await nc.close();
+    await closeService(service);
+  });
+
+  it('answers a 3.5 MB reply whole and in order', async () => {
+    const reply = await rpc.call(big, { chars: 3_500_000 }, 'r');
+    expect(reply.text).toHaveLength(3_500_000);
+    expect(reply.text.slice(0, 20)).toBe('.........0.........1');
+    expect(reply.text.slice(-10)).toBe('....349999');
+  });
+
+  it('joins each frame of a stream on its own, multi-byte characters across part boundaries included', async () => {
+    const got: string[] = [];
+    for await (const f of rpc.stream(frames, { chars: 1_500_000 }, 'r', 10_000)) got.push(f.text);
+    expect(got.map((t) => t.length)).toEqual([1_500_000, 5, 1_500_000]);
+    expect(got[2]).toBe('é'.repeat(1_500_000));
+  });
+
+  it('refuses a reply of more parts than a caller takes, as too large', async () => {
+    const max = nc.info!.max_payload;
+    await expect(rpc.call(big, { chars: (MAX_REPLY_PARTS + 1) * max }, 'r')).rejects.toMatchObject({
+      code: ErrorCode.RESOURCE_EXHAUSTED,
+    });
+  });
+});
