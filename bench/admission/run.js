@@ -9,6 +9,7 @@ const { randomUUID } = require('node:crypto');
 const autocannon = require('autocannon');
 const { signDevToken } = require('../../libs/auth/dist/index.js');
 const { connectNats, devNatsPassword, NatsRpcClient } = require('../../libs/messaging/dist/index.js');
+const { TokenRpc } = require('../../libs/contracts/dist/index.js');
 const { startOurs, stopEverything, cpuBetween, settle } = require('../support/stack');
 
 const { values } = parseArgs({
@@ -70,8 +71,8 @@ async function overNats(uid, seconds) {
         const i = n++;
         const started = performance.now();
         try {
-          await rpc.request(
-            'tokens.site.register.v1',
+          await rpc.call(
+            TokenRpc.register,
             {
               body: JSON.parse(body(uid, `nats-${i}`)),
               passport: { cluster_name: 'bench-site' },

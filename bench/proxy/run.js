@@ -269,7 +269,7 @@ async function oneServiceCall(ours, n) {
   const { connectNats, devNatsPassword, NatsRpcClient } = require(
     path.join(root, 'libs', 'messaging', 'dist', 'index.js'),
   );
-  const { ProviderSubjects } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
+  const { ProviderRpc } = require(path.join(root, 'libs', 'contracts', 'dist', 'index.js'));
   const principal = { sub: 'bench', tenant: 'bench-route', roles: ['admin'] };
   const target = {
     url: `${ours.url}/backend/v1/providers/system/anthropic`,
@@ -302,7 +302,7 @@ async function oneServiceCall(ours, n) {
     { name: 'bench' },
   );
   const rpc = new NatsRpcClient(nc, 5000);
-  const call = () => rpc.request(ProviderSubjects.getSystem, { principal, ref: 'anthropic' }, 'bench');
+  const call = () => rpc.call(ProviderRpc.getSystem, { principal, ref: 'anthropic' }, 'bench');
   for (let i = 0; i < 100; i++) await call();
   const overNats = [];
   for (let i = 0; i < n; i++) {
