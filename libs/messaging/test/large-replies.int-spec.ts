@@ -4,11 +4,11 @@ import { Payload } from '@nestjs/microservices';
 import { declareRpc, declareStream, ErrorCode } from '@bastion/contracts';
 import { createLogger } from '@bastion/observability';
 import { testNatsLogin } from '@bastion/testing';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { from } from 'rxjs';
 import { Handles } from '../src/nats/handles';
 import { connectNats } from '../src/nats/nats-connection';
-import { MAX_REPLY_PARTS } from '../src/nats/packet';
+import { MAX_REPLY_PARTS, PART_HEADER, replyPartBytes } from '../src/nats/packet';
 import { NatsRpcClient } from '../src/nats/rpc-client';
 import { closeService, startService } from '../src/nats/service-app';
 
@@ -69,10 +69,52 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
     expect(got[2]).toBe('é'.repeat(1_500_000));
   });
 
-  it('refuses a reply of more parts than a caller takes, as too large', async () => {
+  it('refuses a reply of more parts than a caller takes, as a request for too much', async () => {
     const max = nc.info!.max_payload;
-    await expect(rpc.call(big, { chars: (MAX_REPLY_PARTS + 1) * max }, 'r')).rejects.toMatchObject({
-      code: ErrorCode.RESOURCE_EXHAUSTED,
+    // Building and serialising 68M characters takes seconds on a busy machine: a patient caller.
+    const patient = new NatsRpcClient(nc, 60_000);
+    await expect(patient.call(big, { chars: (MAX_REPLY_PARTS + 1) * max }, 'r')).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
     });
+  });
+
+  it('gives one reply the one wait for all its parts, and refuses parts that do not fit together', async () => {
+    const subject = `test.replies.${randomUUID()}.raw.v1`;
+    const raw = declareRpc<object>(subject).returns<unknown>();
+    const sub = nc.subscribe(subject, {
+      callback: (_e, m) => {
+        const kind = m.json<{ data: { kind: string } }>().data.kind;
+        const part = (at: string, data: string) => {
+          const h = headers();
+          h.set(PART_HEADER, at);
+          m.respond(data, { headers: h });
+        };
+        if (kind === 'slow') {
+          // A part every 150 ms, 10 in all: each within the 500 ms wait, all of them not.
+          for (let i = 1; i <= 10; i++) setTimeout(() => part(`${i}/10`, 'x'), 150 * i);
+        } else if (kind === 'changing') {
+          part('1/2', '{"response":');
+          part('2/3', '1}');
+        } else {
+          part('1/2', '{"response":');
+          m.respond('{"response":2,"isDisposed":true}');
+        }
+      },
+    });
+    const quick = new NatsRpcClient(nc, 500);
+    const started = Date.now();
+    await expect(quick.call(raw, { kind: 'slow' }, 'r')).rejects.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(quick.call(raw, { kind: 'changing' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
+    await expect(quick.call(raw, { kind: 'unfinished' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
+    sub.unsubscribe();
+  });
+});
+
+describe('replyPartBytes', () => {
+  it('leaves room for headers and is never empty, however small the server takes messages', () => {
+    expect(replyPartBytes(1024 * 1024)).toBe(1024 * 1024 - 16 * 1024);
+    expect(replyPartBytes(16 * 1024)).toBe(12 * 1024);
+    expect(replyPartBytes(8192)).toBe(6144);
   });
 });

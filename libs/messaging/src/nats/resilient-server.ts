@@ -1,5 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
-import { DomainError, ErrorCode } from '@bastion/contracts';
+import { DomainError } from '@bastion/contracts';
 import { headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { processState, resilientOptions } from './connection-state';
@@ -11,7 +11,8 @@ import { MAX_REPLY_PARTS, PacketDeserializer, PART_HEADER, replyPartBytes } from
  * restarted) and is tracked for readiness. Closing it is a drain: the subscriptions go first (no new
  * work), the handlers in flight finish within the grace period, then the connection drains.
  * Requests are read as packet.ts says, and a reply larger than the server takes in one message goes
- * in parts (PART_HEADER), which NatsRpcClient puts back together. `answers` picks the subjects this process subscribes to of
+ * in parts (PART_HEADER), which NatsRpcClient puts back together; one too large for MAX_REPLY_PARTS
+ * is refused as INVALID_ARGUMENT (ask for less). `answers` picks the subjects this process subscribes to of
  * those its handlers declare (a replica that serves one lane leaves the others' subjects alone).
  */
 export class ResilientServerNats extends ServerNats {
@@ -56,8 +57,8 @@ export class ResilientServerNats extends ServerNats {
       if (bytes.length <= max) return natsMsg.respond(bytes, { headers: out.headers });
       const parts = Math.ceil(bytes.length / max);
       if (parts > MAX_REPLY_PARTS) {
-        const err = new DomainError(
-          ErrorCode.RESOURCE_EXHAUSTED,
+        // The caller's to change (it asked for too much at once), not to retry as it is.
+        const err = DomainError.invalid(
           `the answer is too large to send (${bytes.length} bytes, at most ${MAX_REPLY_PARTS * max}); ask for less at once`,
         );
         return natsMsg.respond(JSON.stringify({ id, err: err.toPayload(), isDisposed: true }));

@@ -126,11 +126,14 @@ export class NatsRpcClient {
       throw err;
     }
     let timeoutMs = firstTimeoutMs;
-    // The parts of a reply that came in several messages, so far.
+    // The parts of a reply that came in several messages so far, how many it has, and by when all must be in.
     const parts: Uint8Array[] = [];
+    let partsOf = 0;
+    let partsBy = 0;
     try {
       for (;;) {
-        const msg: Msg = await withTimeout(call.frames.next(), timeoutMs, subject);
+        const wait = parts.length ? Math.max(1, partsBy - performance.now()) : timeoutMs;
+        const msg: Msg = await withTimeout(call.frames.next(), wait, subject);
         if (msg.headers?.code === 503 || (msg.data.length === 0 && msg.headers)) {
           // Nobody on a lane: the request's own subject, with the same packet (handlers go by subject).
           if (to.orElse !== undefined && subject !== to.orElse) {
@@ -144,10 +147,12 @@ export class NatsRpcClient {
           throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
         }
         const part = msg.headers?.get(PART_HEADER);
-        if (part) {
-          const [at, of] = part.split('/').map(Number);
-          if (at !== parts.length + 1 || !(of >= at) || of > MAX_REPLY_PARTS)
-            throw new DomainError(ErrorCode.INTERNAL, `${subject} answered in parts out of order`);
+        if (part || parts.length) {
+          const [at, of] = (part ?? '').split('/').map(Number);
+          if (at !== parts.length + 1 || !(of >= at) || of > MAX_REPLY_PARTS || (parts.length && of !== partsOf))
+            throw new DomainError(ErrorCode.INTERNAL, `${subject} answered in parts that do not fit together`);
+          // One reply's parts share the wait for it: a slow answerer cannot stretch it part by part.
+          if (at === 1) [partsOf, partsBy] = [of, performance.now() + timeoutMs];
           parts.push(msg.data);
           if (at < of) continue;
         }
