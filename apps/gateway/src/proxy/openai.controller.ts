@@ -2,14 +2,7 @@ import { Body, Controller, Inject, Param, Post, Res, UseInterceptors } from '@ne
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import {
-  ChatCompletionRequest,
-  type Principal,
-  ProxyBulkRpc,
-  ProxyBulkStreams,
-  ProxyRpc,
-  ProxyStreams,
-} from '@bastion/contracts';
+import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
@@ -64,13 +57,13 @@ export class OpenAiController {
     const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: {} };
     const chars = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      sendJson(reply, await this.rpc.longCall(this.lane.of(ProxyRpc.chat, ProxyBulkRpc.chat, chars), command, rid));
+      sendJson(reply, await this.rpc.longCall(this.lane.of(ProxyRpc.chat, chars), command, rid));
       return;
     }
     await relayStream(
       this.rpc,
       this.nc,
-      this.lane.of(ProxyStreams.chat, ProxyBulkStreams.chat, chars),
+      this.lane.of(ProxyStreams.chat, chars),
       command,
       rid,
       reply,

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { type Principal, ProxyBulkRpc, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
+import { type Principal, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/messaging';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
@@ -26,11 +26,7 @@ export class PromptSendController {
   send(@CurrentPrincipal() principal: Principal, @Body() body: SendPromptRequest, @RequestId() rid: string) {
     // A template's input is read by the proxy, and may be as long as any stored prompt.
     const chars = body.promptTemplateId ? Infinity : (body.input?.length ?? 0);
-    return this.rpc.longCall(
-      this.lane.of(ProxyRpc.sendPrompt, ProxyBulkRpc.sendPrompt, chars),
-      { principal, body },
-      rid,
-    );
+    return this.rpc.longCall(this.lane.of(ProxyRpc.sendPrompt, chars), { principal, body }, rid);
   }
 
   @Post('scans')
@@ -38,6 +34,6 @@ export class PromptSendController {
   @ApiOperation({ summary: "Scan text with a project's scanners (no model call)" })
   @ApiReply('PromptView')
   scan(@CurrentPrincipal() principal: Principal, @Body() body: ScanRequest, @RequestId() rid: string) {
-    return this.rpc.call(this.lane.of(ProxyRpc.scan, ProxyBulkRpc.scan, body.input.length), { principal, body }, rid);
+    return this.rpc.call(this.lane.of(ProxyRpc.scan, body.input.length), { principal, body }, rid);
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { bulkTwinOf } from '@bastion/contracts';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 
 /**
@@ -10,8 +11,8 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 export class ProxyLane {
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  of<C>(standard: C, bulk: C, textChars: number): C {
+  of<C extends { readonly subject: string }>(request: C, textChars: number): C {
     const from = this.config.PROXY_BULK_FROM_CHARS;
-    return from > 0 && textChars >= from ? bulk : standard;
+    return (from > 0 && textChars >= from && bulkTwinOf(request)) || request;
   }
 }

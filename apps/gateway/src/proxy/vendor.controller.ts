@@ -2,14 +2,7 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseIntercepto
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import {
-  MessagesRequest,
-  type Principal,
-  ProxyBulkRpc,
-  ProxyBulkStreams,
-  ProxyRpc,
-  ProxyStreams,
-} from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -74,7 +67,7 @@ export class VendorController {
     const started = performance.now();
     const chars = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      const res = await this.rpc.longCall(this.lane.of(ProxyRpc.messages, ProxyBulkRpc.messages, chars), command, rid);
+      const res = await this.rpc.longCall(this.lane.of(ProxyRpc.messages, chars), command, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       sendJson(reply, res);
       return;
@@ -82,7 +75,7 @@ export class VendorController {
     await relayStream(
       this.rpc,
       this.nc,
-      this.lane.of(ProxyStreams.messages, ProxyBulkStreams.messages, chars),
+      this.lane.of(ProxyStreams.messages, chars),
       command,
       rid,
       reply,

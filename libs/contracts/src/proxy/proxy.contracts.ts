@@ -75,6 +75,15 @@ export const ProxyBulkStreams = {
   chat: onBulkLane(ProxyStreams.chat),
 } as const;
 
+const BULK_TWINS = new Map<string, object>(
+  [...Object.values(ProxyBulkRpc), ...Object.values(ProxyBulkStreams)].map((c) => [c.orElse ?? c.subject, c]),
+);
+
+/** A proxy request's twin on the bulk lane, or undefined for one that has none (health). */
+export function bulkTwinOf<C extends { readonly subject: string }>(contract: C): C | undefined {
+  return BULK_TWINS.get(contract.subject) as C | undefined;
+}
+
 export const ProxySignals = {
   /** The gateway publishes here (empty body) when the client of a stream went away. */
   cancel: declareSignal(PROXY_CANCEL_PREFIX),
