@@ -8,7 +8,7 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { from } from 'rxjs';
 import { Handles } from '../src/nats/handles';
 import { connectNats } from '../src/nats/nats-connection';
-import { MAX_REPLY_PARTS, PART_HEADER, replyPartBytes } from '../src/nats/packet';
+import { MAX_REPLY_PARTS, PART_HEADER, dataBytesPerMessage } from '../src/nats/packet';
 import { NatsRpcClient } from '../src/nats/rpc-client';
 import { closeService, startService } from '../src/nats/service-app';
 
@@ -111,10 +111,10 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
   });
 });
 
-describe('replyPartBytes', () => {
+describe('dataBytesPerMessage', () => {
   it('leaves room for headers and is never empty, however small the server takes messages', () => {
-    expect(replyPartBytes(1024 * 1024)).toBe(1024 * 1024 - 16 * 1024);
-    expect(replyPartBytes(16 * 1024)).toBe(12 * 1024);
-    expect(replyPartBytes(8192)).toBe(6144);
+    expect(dataBytesPerMessage(1024 * 1024)).toBe(1024 * 1024 - 16 * 1024);
+    expect(dataBytesPerMessage(16 * 1024)).toBe(12 * 1024);
+    expect(dataBytesPerMessage(8192)).toBe(6144);
   });
 });

@@ -8,6 +8,7 @@ import { Objm, type ObjectStore } from '@nats-io/obj';
 import { headers, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { processState } from '../nats/connection-state';
 import { FramesInbox } from '../nats/frames-inbox';
+import { dataBytesPerMessage } from '../nats/packet';
 import { REQUEST_ID_HEADER, requestContext, injectIntoNatsHeaders } from '@bastion/observability';
 
 export interface StreamSpec {
@@ -125,7 +126,7 @@ export class EventPublisher {
       data = await gzipAsync(data, { level: zlibConstants.Z_BEST_SPEED });
       h.set(PAYLOAD_ENCODING_HEADER, 'gzip');
     }
-    const large = data.length > maxEventBytes(this.nc);
+    const large = data.length > dataBytesPerMessage(this.nc.info?.max_payload);
     h.set(MSG_ID_HEADER, eventId);
     let lastError: unknown;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -214,11 +215,6 @@ const gzipAsync = promisify(gzip);
 
 export function openPayloadStore(nc: NatsConnection): Promise<ObjectStore> {
   return new Objm(nc).create(EVENT_PAYLOAD_BUCKET, { ttl: 7 * 24 * 3600 * 1_000_000_000 });
-}
-
-/** Bytes an event may take inline: the server's max_payload less room for headers. */
-function maxEventBytes(nc: NatsConnection): number {
-  return (nc.info?.max_payload ?? 1024 * 1024) - 16 * 1024;
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

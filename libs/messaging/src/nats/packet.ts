@@ -43,8 +43,11 @@ export const PART_HEADER = 'Bastion-Part';
 /** At most this many parts (of about a max_payload each) per reply: a larger one is refused as too large. */
 export const MAX_REPLY_PARTS = 64;
 
-/** Bytes of a reply's data per message: the server's max_payload less room for headers (16 KiB, or a quarter of a small one). */
-export function replyPartBytes(maxPayload: number | undefined): number {
+/**
+ * Bytes of data one message may carry (a reply's part, an event inline): the server's max_payload
+ * less room for headers (16 KiB, or a quarter of a small max_payload).
+ */
+export function dataBytesPerMessage(maxPayload: number | undefined): number {
   const max = maxPayload ?? 1024 * 1024;
   return max - Math.min(16 * 1024, Math.floor(max / 4));
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@bastion/contracts';
 import { headers, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { processState, resilientOptions } from './connection-state';
-import { MAX_REPLY_PARTS, PacketDeserializer, PART_HEADER, replyPartBytes } from './packet';
+import { MAX_REPLY_PARTS, PacketDeserializer, PART_HEADER, dataBytesPerMessage } from './packet';
 
 /**
  * Nest's NATS transport, made to last: its connection reconnects forever with backoff and jitter
@@ -50,7 +50,7 @@ export class ResilientServerNats extends ServerNats {
       Object.assign(response, { id });
       const out = this.serializer.serialize(response as never) as { data: string; headers?: MsgHdrs };
       const nc = (this as unknown as { natsClient: NatsConnection | null }).natsClient;
-      const max = replyPartBytes(nc?.info?.max_payload);
+      const max = dataBytesPerMessage(nc?.info?.max_payload);
       // Three bytes of UTF-8 at most per UTF-16 unit: most replies need no count.
       if (out.data.length * 3 <= max) return natsMsg.respond(out.data, { headers: out.headers });
       const bytes = encoder.encode(out.data);
