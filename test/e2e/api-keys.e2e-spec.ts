@@ -8,6 +8,7 @@ import { startPromptsService } from '../support/prompts';
 import { startProvidersService } from '../support/providers';
 import { startProxyService } from '../support/proxy';
 import { http, startGateway, testEnv } from '../support/stack';
+import { tenantOnMock } from '../support/tenant';
 
 jest.setTimeout(30_000);
 
@@ -45,24 +46,8 @@ describe('API keys', () => {
     await upstream?.stop();
   });
 
-  /** A tenant with an Anthropic provider on the mock and a project that uses it. */
-  async function tenantWithProject() {
-    const tenant = uniqueTenant();
-    const admin = bearer(tenant, 'admin');
-    const provider = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'claude',
-        systemProvider: 'anthropic',
-        inputs: { baseUrl: upstream.url, model: MODEL },
-        secrets: { apiKey: 'sk-ant-mock-key-000000' },
-      },
-    });
-    expect(provider.status).toBe(200);
-    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'app' } });
-    expect(project.status).toBe(200);
-    return { tenant, admin, projectId: project.body.project.id as string };
-  }
+  /** A tenant with an Anthropic provider on the mock and a project that uses it (a draft). */
+  const tenantWithProject = () => tenantOnMock(base, upstream, { model: MODEL, live: false });
 
   async function newKey(admin: string, body: Record<string, unknown>) {
     const res = await http(base, 'POST', TOKENS, { auth: admin, body: { name: 'k', ...body } });

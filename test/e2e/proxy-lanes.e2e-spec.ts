@@ -1,12 +1,11 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { signDevToken } from '@bastion/auth';
-import { bearer, uniqueTenant } from '@bastion/testing';
 import { MockUpstream } from '../support/mock-upstream';
 import { startProjectsService } from '../support/projects';
 import { startPromptsService } from '../support/prompts';
 import { startProvidersService } from '../support/providers';
 import { startProxyService } from '../support/proxy';
 import { http, startGateway } from '../support/stack';
+import { tenantOnMock } from '../support/tenant';
 
 /**
  * The message proxy's lanes, with one replica per lane as deployed: which replica answers shows by
@@ -34,27 +33,7 @@ describe('message proxy lanes', () => {
     bulk = await proxy('bulk');
     ({ app: gateway, url: base } = await startGateway(undefined, { PROXY_BULK_FROM_CHARS: '1000' }));
 
-    const tenant = uniqueTenant();
-    const admin = bearer(tenant, 'admin');
-    const provider = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'claude',
-        systemProvider: 'anthropic',
-        inputs: { baseUrl: upstream.url },
-        secrets: { apiKey: 'sk-ant-mock-key-000000' },
-      },
-    });
-    expect(provider.status).toBe(200);
-    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'lanes' } });
-    expect(project.status).toBe(200);
-    const projectId = project.body.id ?? project.body.project?.id;
-    const live = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
-      auth: admin,
-      body: { deploymentStatus: 'live' },
-    });
-    expect(live.status).toBe(200);
-    key = signDevToken({ tenant, roles: ['member'], project: projectId });
+    ({ key } = await tenantOnMock(base, upstream, { project: 'lanes' }));
   });
 
   afterAll(async () => {

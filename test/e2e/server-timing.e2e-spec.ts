@@ -1,8 +1,9 @@
 import { signDevToken } from '@bastion/auth';
-import { bearer, uniqueTenant } from '@bastion/testing';
+import { bearer } from '@bastion/testing';
 import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
 import type { MockUpstream } from '../support/mock-upstream';
 import { http } from '../support/stack';
+import { tenantOnMock } from '../support/tenant';
 
 const TIMING = /^auth;dur=\d+(\.\d+)?, rpc;dur=\d+(\.\d+)?/;
 
@@ -17,29 +18,7 @@ describe('gateway Server-Timing and verified tokens', () => {
   beforeAll(async () => {
     stack = await startGuardedStack();
     ({ upstream, base } = stack);
-    tenant = uniqueTenant();
-    const admin = bearer(tenant, 'admin');
-    const provider = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'claude',
-        systemProvider: 'anthropic',
-        inputs: { baseUrl: upstream.url, model: 'claude-test' },
-        secrets: { apiKey: 'sk-ant-mock-key-000000' },
-      },
-    });
-    expect(provider.status).toBe(200);
-    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'timed' } });
-    const projectId = project.body.id ?? project.body.project?.id;
-    expect(
-      (
-        await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
-          auth: admin,
-          body: { deploymentStatus: 'live' },
-        })
-      ).status,
-    ).toBe(200);
-    key = signDevToken({ tenant, roles: ['member'], project: projectId });
+    ({ tenant, key } = await tenantOnMock(base, upstream, { project: 'timed', model: 'claude-test' }));
   });
 
   afterAll(() => stack?.close());
