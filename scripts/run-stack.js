@@ -7,19 +7,10 @@ const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { ensureNats, ensurePostgres } = require('../libs/testing/dist/local-infra.js');
 const { findServiceMigrations, migrate } = require('../libs/persistence/dist/db/index.js');
+const { stackApps } = require('./stack-apps');
 
 const root = path.join(__dirname, '..');
-// The message proxy runs one replica per lane (PROXY_LANE, see docker-compose.yml); the bulk one
-// last, so that the others keep their ops ports.
-const APPS = [
-  { name: 'tokens' },
-  { name: 'providers' },
-  { name: 'prompts' },
-  { name: 'projects' },
-  { name: 'message-proxy', env: { PROXY_LANE: 'standard' } },
-  { name: 'gateway', env: { PROXY_BULK_FROM_CHARS: '131072' } },
-  { name: 'message-proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } },
-];
+const APPS = stackApps();
 
 // On one machine each service needs its own ops port (/livez, /readyz, /metrics): 9464, 9465, ...
 const healthBase = Number(process.env.HEALTH_PORT ?? 9464);
@@ -40,7 +31,7 @@ async function main() {
     if (applied.length) console.log(`${s.service}: applied ${applied.join(', ')} (schema ${s.schema})`);
   }
   const env = { ...process.env, DATABASE_URL: postgres.url, NATS_URL: nats.url };
-  children = APPS.map(({ name, app = name, env: appEnv }, i) =>
+  children = APPS.map(({ name, app, env: appEnv }, i) =>
     runApp(name, app, { ...env, ...appEnv, HEALTH_PORT: String(healthBase + i) }),
   );
 }

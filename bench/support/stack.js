@@ -8,6 +8,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
+const { stackApps } = require('../../scripts/stack-apps');
 
 const root = path.join(__dirname, '..', '..');
 const cfg = {
@@ -20,18 +21,8 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) |
 const MS_PER_TICK = 1000 / CLK_TCK;
 const LOG_DIR = mkdtempSync(path.join(os.tmpdir(), 'bench-stack-'));
 
-// The message proxy runs one replica per lane (PROXY_LANE), as deployed: model calls with large texts
-// are answered apart from the rest. BENCH_PROXY_LANES=one runs a single replica for both.
-const oneProxy = process.env.BENCH_PROXY_LANES === 'one';
-const APPS = [
-  { name: 'tokens' },
-  { name: 'providers' },
-  { name: 'prompts' },
-  { name: 'projects' },
-  { name: 'message-proxy', env: { PROXY_LANE: oneProxy ? 'all' : 'standard' } },
-  ...(oneProxy ? [] : [{ name: 'message-proxy-bulk', app: 'message-proxy', env: { PROXY_LANE: 'bulk' } }]),
-  { name: 'gateway', env: oneProxy ? {} : { PROXY_BULK_FROM_CHARS: '131072' } },
-];
+// As `pnpm start` runs it (one proxy replica per lane); BENCH_PROXY_LANES=one runs a single replica for both.
+const APPS = stackApps({ lanes: process.env.BENCH_PROXY_LANES !== 'one' });
 
 // ---------------------------------------------------------------------------------------------
 // Processes and their CPU
@@ -246,7 +237,7 @@ async function startOurs(extraEnv = {}) {
   };
   // Each app's ops server on a known port: its /metrics has, among others, the event loop's delay.
   const ops = {};
-  for (const { name, app = name, env: appEnv } of APPS) {
+  for (const { name, app, env: appEnv } of APPS) {
     ops[name] = await freePort();
     const main = path.join(root, 'apps', app, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing: run pnpm db:generate && pnpm build first`);
