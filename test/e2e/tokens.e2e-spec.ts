@@ -33,7 +33,7 @@ describe('token API through the gateway', () => {
         done();
       },
     });
-    tokens = await startTokensService(createLogger('tokens', 'info', sink));
+    tokens = await startTokensService(createLogger('tokens', 'debug', sink));
     ({ app: gateway, url: base } = await startGateway());
     nc = await connectNats(testNatsLogin(), { name: 'e2e-observer' });
   });

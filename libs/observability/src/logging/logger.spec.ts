@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger } from './logger';
+import { createLogger, redactLogObject } from './logger';
 import { requestContext } from './request-context';
 
 function capture() {
@@ -33,6 +33,23 @@ describe('createLogger', () => {
       headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: 'json' },
       provider: { secrets: '[redacted]', name: 'p' },
     });
+  });
+
+  it("blanks them one level down and leaves the caller's objects as they were", () => {
+    const { lines, logger } = capture();
+    const headers = { authorization: 'Bearer eyJ.child.jwt', accept: 'json' };
+    const call = { provider: { name: 'p', token: 'tok-123' }, headers, count: 2 };
+    logger.info({ ...call, call: { privateKey: 'pk-1' } }, 'calling');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['eyJ.child.jwt', 'tok-123', 'pk-1']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ count: 2, provider: { name: 'p' }, headers: { accept: 'json' } });
+    expect(call.provider.token).toBe('tok-123');
+    expect(headers.authorization).toBe('Bearer eyJ.child.jwt');
+  });
+
+  it('passes an object with nothing to blank through as it is', () => {
+    const plain = { route: '/v1', status: 200, nested: { ok: true }, list: [{ token: 'in-an-array' }] };
+    expect(redactLogObject(plain)).toBe(plain);
   });
 
   it('writes JSON with the service name and, inside a request, its id and tenant', () => {

@@ -2,24 +2,53 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import { requestContext } from './request-context';
 
-/** Paths pino blanks out wherever they appear in a log object. */
-export const REDACT_PATHS = [
-  'authorization',
-  '*.authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  '*.headers.authorization',
-  'headers["x-api-key"]',
-  '*.headers["x-api-key"]',
-  'secrets',
-  '*.secrets',
-  'password',
-  '*.password',
-  'token',
-  '*.token',
-  'privateKey',
-  '*.privateKey',
-];
+/** Keys whose values never reach a log line, at the top of a log object or one level down (`provider.secrets`). */
+const SECRET_KEYS = new Set(['authorization', 'secrets', 'password', 'token', 'privateKey']);
+/** Header names blanked in a `headers` object, at the top or one level down (`req.headers`). */
+const SECRET_HEADERS = ['authorization', 'x-api-key'];
+const CENSOR = '[redacted]';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `obj`, or a copy of it with `keys` censored when it has any of them (the caller's object is never changed). */
+function censored(obj: Record<string, unknown>, secret: (key: string) => boolean, headersToo: boolean) {
+  let out = obj;
+  for (const key in obj) {
+    const value = obj[key];
+    let next = value;
+    if (secret(key)) next = CENSOR;
+    else if (headersToo && key === 'headers' && isObject(value))
+      next = censored(value, (k) => SECRET_HEADERS.includes(k), false);
+    if (next !== value && value !== undefined) {
+      if (out === obj) out = { ...obj };
+      out[key] = next;
+    }
+  }
+  return out;
+}
+
+/**
+ * What a log line may not carry, blanked: credentials and secrets under SECRET_KEYS at the top of
+ * the object or in any object one level down, and the SECRET_HEADERS of a `headers` object at either
+ * level. Returns the object itself when there is nothing to blank (the usual case: one pass over its
+ * keys, where pino's path-based redaction cost a tenth of a request's CPU in the gateway).
+ */
+export function redactLogObject(obj: Record<string, unknown>): Record<string, unknown> {
+  let out = obj;
+  for (const key in obj) {
+    const value = obj[key];
+    let next = value;
+    if (SECRET_KEYS.has(key)) next = CENSOR;
+    else if (key === 'headers' && isObject(value))
+      next = censored(value, (k) => SECRET_KEYS.has(k) || SECRET_HEADERS.includes(k), false);
+    else if (isObject(value)) next = censored(value, (k) => SECRET_KEYS.has(k), true);
+    if (next !== value && value !== undefined) {
+      if (out === obj) out = { ...obj };
+      out[key] = next;
+    }
+  }
+  return out;
+}
 
 /**
  * Stdout, written in batches: a line waits until 4 KB are buffered or 500 ms have passed, and an
@@ -65,7 +94,8 @@ export function createLogger(
         },
       },
       base: { service },
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // What each call logs. A child logger's bindings are not passed through it: bind no secrets.
+      formatters: { log: redactLogObject },
       timestamp: pino.stdTimeFunctions.isoTime,
       mixin: () => {
         const ctx = requestContext.getStore();
