@@ -31,7 +31,7 @@ function censored(obj: Record<string, unknown>, secret: (key: string) => boolean
  * What a log line may not carry, blanked: credentials and secrets under SECRET_KEYS at the top of
  * the object or in any object one level down, and the SECRET_HEADERS of a `headers` object at either
  * level. Returns the object itself when there is nothing to blank (the usual case: one pass over its
- * keys, where pino's path-based redaction cost a tenth of a request's CPU in the gateway).
+ * keys; pino's path-based redaction took 4.5% of the gateway's CPU under load).
  */
 export function redactLogObject(obj: Record<string, unknown>): Record<string, unknown> {
   let out = obj;
