@@ -119,6 +119,17 @@ export class ProxyConfig extends PlatformConfig {
   @Min(100)
   @Max(60_000)
   RECORD_BUDGET_MS = 3000;
+
+  /**
+   * At most this many prompt records to one JetStream message: records finished while another
+   * record's acknowledgement is awaited leave together (EventGroups). 1 sends every record alone, as
+   * versions before groups did: for an upgrade while prompts replicas of such a version still run
+   * (they would drop a group as malformed).
+   */
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  RECORD_GROUP_MAX = 100;
 }
 
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');

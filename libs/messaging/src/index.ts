@@ -11,5 +11,6 @@ export * from './nats/validation';
 export * from './nats/health.controller';
 export * from './jetstream/durable-consumer';
 export * from './jetstream/event-publisher';
+export * from './jetstream/event-groups';
 export * from './ops/ops-server';
 export * from './nats/long-call';

@@ -40,7 +40,8 @@ export interface PromptOutcomeParts {
  * No answer without its record: `record()` resolves only once JetStream acknowledged the record
  * (it is then on the server's disk and the prompts service will store it), retrying through a NATS
  * outage for up to RECORD_BUDGET_MS. When that fails it throws UNAVAILABLE, so the caller answers
- * 503 rather than an answer whose record is lost. A record larger than NATS's max_payload goes to
+ * 503 rather than an answer whose record is lost. Under load, records finished while another one's
+ * acknowledgement is awaited travel together in one message (EventGroups). A record larger than NATS's max_payload goes to
  * the JetStream object store, referenced from the stream.
  */
 @Injectable()
@@ -93,12 +94,9 @@ export class PromptRecorder {
       },
     };
     try {
-      await this.events.publishDurably(
-        ProxyEventContracts.promptRecorded,
-        event,
-        event.id,
-        this.config.RECORD_BUDGET_MS,
-      );
+      const groups = this.events.grouped(ProxyEventContracts.promptRecorded);
+      groups.maxEvents = this.config.RECORD_GROUP_MAX;
+      await groups.publishDurably(event, event.id, this.config.RECORD_BUDGET_MS);
     } catch (err) {
       this.logger.error({ err, promptId: event.id }, 'could not make a prompt record durable; answering 503');
       throw err;

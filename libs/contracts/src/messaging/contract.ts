@@ -45,6 +45,11 @@ export interface EventContract<P> extends Carries<P, void> {
   readonly payload: PayloadClass<P>;
   /** The JetStream stream that stores it. */
   readonly stream: string;
+  /**
+   * Whether a publisher may send several of these events as one message (a JSON array of payloads
+   * under the EVENT_GROUP header, on the same subject); every DurableConsumer takes both.
+   */
+  readonly grouped?: boolean;
 }
 
 /** A fire-and-forget signal on a subject made per use (e.g. one stream's cancel subject). */
@@ -96,9 +101,14 @@ export function declareLongCall<P>(
   return { returns: () => ({ kind: 'stream', subject, payload }) };
 }
 
-/** Declares an event with its payload class and the stream that stores it. */
-export function declareEvent<P>(subject: string, payload: PayloadClass<P>, streamName: string): EventContract<P> {
-  return { kind: 'event', subject, payload, stream: streamName };
+/** Declares an event with its payload class and the stream that stores it; `grouped`: see EventContract. */
+export function declareEvent<P>(
+  subject: string,
+  payload: PayloadClass<P>,
+  streamName: string,
+  options: { grouped?: boolean } = {},
+): EventContract<P> {
+  return { kind: 'event', subject, payload, stream: streamName, ...(options.grouped ? { grouped: true } : {}) };
 }
 
 /** Declares a family of per-use signal subjects under `prefix`. */

@@ -90,5 +90,5 @@ export const ProxySignals = {
 } as const;
 
 export const ProxyEventContracts = {
-  promptRecorded: declareEvent(ProxyEvents.promptRecorded, PromptRecordedEvent, PROXY_STREAM),
+  promptRecorded: declareEvent(ProxyEvents.promptRecorded, PromptRecordedEvent, PROXY_STREAM, { grouped: true }),
 } as const;

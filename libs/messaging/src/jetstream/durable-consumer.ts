@@ -16,7 +16,12 @@ import type { ObjectStore } from '@nats-io/obj';
 import { OutageLog, REQUEST_ID_HEADER, requestContext } from '@bastion/observability';
 import { isDatabaseUnavailable } from '@bastion/persistence';
 import { reconnectDelay } from '../nats/connection-state';
-import { openPayloadStore, PAYLOAD_ENCODING_HEADER, PAYLOAD_OBJECT_HEADER } from './event-publisher';
+import {
+  EVENT_GROUP_HEADER,
+  openPayloadStore,
+  PAYLOAD_ENCODING_HEADER,
+  PAYLOAD_OBJECT_HEADER,
+} from './event-publisher';
 
 export interface EventMeta {
   subject: string;
@@ -62,7 +67,9 @@ export interface DurableConsumerOptions<T extends object> {
  * had not finished; an event delivered but never acknowledged (a crashed replica) comes again after
  * `ackWaitMs` (5 s), while a slow handler keeps its events with progress acks. With `batch`, the
  * events already delivered (up to `size`, waiting at most `waitMs` for more) go to the batch handler
- * in one call and are acknowledged together. If the subscription ends (NATS away longer than the
+ * in one call and are acknowledged together. A message of a group (EVENT_GROUP_HEADER, EventGroups)
+ * brings several events: it is acknowledged once all of them were handled, and an invalid event in
+ * it is logged and dropped while its siblings are handled. If the subscription ends (NATS away longer than the
  * client's pull could survive, a consumer deleted), it is opened again with backoff, forever.
  */
 export class DurableConsumer<T extends object> {
@@ -177,16 +184,19 @@ export class DurableConsumer<T extends object> {
       Math.max(500, (this.options.ackWaitMs ?? 5000) / 2),
     );
     try {
-      const decoded: Array<{ m: JsMsg; event: T }> = [];
+      const decoded: Array<{ m: JsMsg; events: T[] }> = [];
       for (const m of msgs) {
-        const event = await this.decode(m);
-        if (event) decoded.push({ m, event });
+        const events = await this.decode(m);
+        if (events) decoded.push({ m, events });
       }
-      if (batch && decoded.length > 1) {
+      const all = decoded.flatMap((d) => d.events);
+      if (batch && all.length > 1) {
         try {
-          await requestContext.run({ requestId: `events-${decoded[0].m.seq}-${decoded.at(-1)!.m.seq}` }, () =>
-            batch.handler(decoded.map((d) => d.event)),
-          );
+          // Messages of groups may bring more events than a batch takes: in slices of `size`.
+          const size = batch.size ?? 100;
+          const requestId = `events-${decoded[0].m.seq}-${decoded.at(-1)!.m.seq}`;
+          for (let i = 0; i < all.length; i += size)
+            await requestContext.run({ requestId }, () => batch.handler(all.slice(i, i + size)));
           // One ack each, not waiting for the server to confirm it (as for events handled one by one):
           // a lost ack brings the event again, which handlers must take as they take any redelivery.
           for (const d of decoded) d.m.ack();
@@ -196,11 +206,13 @@ export class DurableConsumer<T extends object> {
           this.failure(err, decoded[0].m);
         }
       }
-      for (const { m, event } of decoded) {
+      for (const { m, events } of decoded) {
         const requestId = m.headers?.get(REQUEST_ID_HEADER) || `event-${m.seq}`;
         await requestContext.run({ requestId }, async () => {
           try {
-            await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
+            // A group's events go again, all of them, when one fails: handlers take redeliveries.
+            for (const event of events)
+              await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
             m.ack();
           } catch (err) {
             this.failure(err, m);
@@ -218,9 +230,9 @@ export class DurableConsumer<T extends object> {
     else this.options.logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed; will retry');
   }
 
-  /** The event, validated; a malformed one is logged and terminated (null). */
-  private async decode(m: JsMsg): Promise<T | null> {
-    const { payload, logger } = this.options;
+  /** The message's events, validated; a malformed message is logged and terminated (null). */
+  private async decode(m: JsMsg): Promise<T[] | null> {
+    const { logger } = this.options;
     try {
       const ref = m.headers?.get(PAYLOAD_OBJECT_HEADER);
       const gzipped = m.headers?.get(PAYLOAD_ENCODING_HEADER) === 'gzip';
@@ -231,15 +243,17 @@ export class DurableConsumer<T extends object> {
         const bytes = gzipped ? await gunzipAsync(stored, { maxOutputLength: MAX_PAYLOAD_BYTES }) : stored;
         raw = JSON.parse(new TextDecoder().decode(bytes)) as object;
       }
-      if (this.options.check) {
-        const broken = this.options.check(raw);
-        if (broken !== undefined) throw new Error(`invalid payload: ${broken}`);
-        return raw as T;
+      if (!m.headers?.has(EVENT_GROUP_HEADER)) return [await this.valid(raw)];
+      if (!Array.isArray(raw) || raw.length === 0) throw new Error('invalid payload: a group is a non-empty array');
+      const events: T[] = [];
+      for (const [index, one] of raw.entries()) {
+        try {
+          events.push(await this.valid(one));
+        } catch (err) {
+          logger.error({ err, subject: m.subject, seq: m.seq, index }, 'dropping malformed event of a group');
+        }
       }
-      const event = plainToInstance(payload, raw);
-      const errors = await validate(event);
-      if (errors.length > 0) throw new Error(`invalid payload: ${errors.map((e) => e.property).join(', ')}`);
-      return event;
+      return events;
     } catch (err) {
       if (err instanceof PayloadUnavailable) {
         this.outages.report('object store', err);
@@ -252,6 +266,18 @@ export class DurableConsumer<T extends object> {
       m.term();
       return null;
     }
+  }
+
+  private async valid(raw: unknown): Promise<T> {
+    if (this.options.check) {
+      const broken = this.options.check(raw);
+      if (broken !== undefined) throw new Error(`invalid payload: ${broken}`);
+      return raw as T;
+    }
+    const event = plainToInstance(this.options.payload, raw);
+    const errors = await validate(event);
+    if (errors.length > 0) throw new Error(`invalid payload: ${errors.map((e) => e.property).join(', ')}`);
+    return event;
   }
 
   private async fetchPayload(ref: string): Promise<Uint8Array> {

@@ -9,6 +9,7 @@ import { headers, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/t
 import { processState } from '../nats/connection-state';
 import { FramesInbox } from '../nats/frames-inbox';
 import { dataBytesPerMessage } from '../nats/packet';
+import { EventGroups } from './event-groups';
 import { REQUEST_ID_HEADER, requestContext, injectIntoNatsHeaders } from '@bastion/observability';
 
 export interface StreamSpec {
@@ -21,34 +22,32 @@ export interface StreamSpec {
 }
 
 /**
- * Creates the stream, or brings an existing one to the spec (subjects and limits): the service
- * that owns a stream declares it. Event subjects are listed one by one: a wildcard would also
- * capture the service's request subjects.
+ * Creates the stream, or brings an existing one to the spec: the service that owns a stream
+ * declares it. Subjects are only ever added, never taken away, so that during a rolling upgrade a
+ * replica of the earlier version (which knows fewer subjects) cannot take a subject from under the
+ * newer ones; limits are set to the spec. Event subjects are listed one by one: a wildcard would
+ * also capture the service's request subjects.
  */
 export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  const wanted = {
-    subjects: spec.subjects,
+  const limits = {
     max_age: (spec.maxAgeMs ?? 7 * 24 * 3600 * 1000) * 1_000_000,
     max_bytes: spec.maxBytes ?? -1,
   };
   try {
     const info = await jsm.streams.info(spec.name);
-    const current = {
-      subjects: info.config.subjects ?? [],
-      max_age: info.config.max_age,
-      max_bytes: info.config.max_bytes,
-    };
+    const current = info.config.subjects ?? [];
+    const subjects = [...new Set([...current, ...spec.subjects])];
     if (
-      JSON.stringify([...current.subjects].sort()) !== JSON.stringify([...wanted.subjects].sort()) ||
-      current.max_age !== wanted.max_age ||
-      current.max_bytes !== wanted.max_bytes
+      subjects.length !== current.length ||
+      info.config.max_age !== limits.max_age ||
+      info.config.max_bytes !== limits.max_bytes
     ) {
-      await jsm.streams.update(spec.name, { ...info.config, ...wanted });
+      await jsm.streams.update(spec.name, { ...info.config, ...limits, subjects });
     }
   } catch (err) {
     if (!isStreamNotFound(err)) throw err;
-    await jsm.streams.add({ name: spec.name, ...wanted });
+    await jsm.streams.add({ name: spec.name, subjects: spec.subjects, ...limits });
   }
 }
 
@@ -110,18 +109,40 @@ export class EventPublisher {
    * PAYLOAD_ENCODING_HEADER): a recorded stream is mostly repeated event framing, so it shrinks
    * several times and usually stays inline, where the object store would hash and chunk it.
    */
-  async publishDurably<P extends object>(
+  publishDurably<P extends object>(
     event: EventContract<P>,
     payload: NoInfer<P>,
     eventId: string,
     budgetMs: number,
   ): Promise<void> {
+    return this.durably(event.subject, JSON.stringify(payload), eventId, budgetMs);
+  }
+
+  /**
+   * `publishDurably` for an event declared grouped, in groups (`EventGroups`): what waits while a
+   * publish of the event is unacknowledged leaves with the next one, as one message.
+   */
+  grouped<P extends object>(event: EventContract<P>): EventGroups<P> {
+    const known = this.groups.get(event.subject) as EventGroups<P> | undefined;
+    if (known) return known;
+    const groups = new EventGroups<P>(event, (json, id, budgetMs, events) =>
+      this.durably(event.subject, json, id, budgetMs, events),
+    );
+    this.groups.set(event.subject, groups);
+    return groups;
+  }
+
+  private readonly groups = new Map<string, unknown>();
+
+  /** `publishDurably` of a payload already in JSON, on `subject`; `group`: how many events the JSON array holds. */
+  private async durably(subject: string, json: string, eventId: string, budgetMs: number, group = 0): Promise<void> {
     const deadline = Date.now() + budgetMs;
     const h = headers();
+    if (group > 0) h.set(EVENT_GROUP_HEADER, String(group));
     const requestId = requestContext.getStore()?.requestId;
     if (requestId) h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h);
-    let data: Uint8Array = new TextEncoder().encode(JSON.stringify(payload));
+    let data: Uint8Array = new TextEncoder().encode(json);
     if (data.length > COMPRESS_FROM_BYTES) {
       data = await gzipAsync(data, { level: zlibConstants.Z_BEST_SPEED });
       h.set(PAYLOAD_ENCODING_HEADER, 'gzip');
@@ -137,7 +158,7 @@ export class EventPublisher {
           await withTimeout((await this.payloadStore()).putBlob({ name: eventId }, data), remaining);
           h.set(PAYLOAD_OBJECT_HEADER, `${EVENT_PAYLOAD_BUCKET}/${eventId}`);
         }
-        await this.acknowledged(event.subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, DURABLE_TRY_MS));
+        await this.acknowledged(subject, large ? EMPTY_OBJECT : data, h, Math.min(remaining, DURABLE_TRY_MS));
         return;
       } catch (err) {
         lastError = err;
@@ -206,6 +227,8 @@ function pubAckError(msg: Msg): Error | undefined {
 export const EVENT_PAYLOAD_BUCKET = 'event-payloads';
 /** Header of an event whose payload lives in the object store: `<bucket>/<name>`. */
 export const PAYLOAD_OBJECT_HEADER = 'Bastion-Payload-Object';
+/** Header of a message that holds several events of its subject, a JSON array of that many payloads (EventGroups). */
+export const EVENT_GROUP_HEADER = 'Bastion-Event-Group';
 /** Header of an event whose payload (inline or in the object store) is compressed: `gzip`. */
 export const PAYLOAD_ENCODING_HEADER = 'Bastion-Payload-Encoding';
 /** Payloads larger than this are gzipped before they are published (bytes of JSON). */

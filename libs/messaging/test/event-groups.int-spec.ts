@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { declareEvent } from '@bastion/contracts';
+import { testNatsLogin } from '@bastion/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
+import { IsString } from 'class-validator';
+import pino from 'pino';
+import { DurableConsumer } from '../src/jetstream/durable-consumer';
+import { MAX_GROUP_EVENTS, MAX_GROUPED_EVENT_CHARS } from '../src/jetstream/event-groups';
+import { ensureStream, EVENT_GROUP_HEADER, EventPublisher } from '../src/jetstream/event-publisher';
+import { consumes } from '../src/nats/handles';
+import { connectNats } from '../src/nats/nats-connection';
+
+class Rec {
+  @IsString()
+  id!: string;
+}
+
+const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+async function until(check: () => boolean, ms: number): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('grouped events (against the real NATS JetStream)', () => {
+  let nc: NatsConnection;
+  let stream: string;
+  let event: ReturnType<typeof declareEvent<Rec>>;
+
+  beforeEach(async () => {
+    nc ??= await connectNats(testNatsLogin(), { name: 'event-groups-test' });
+    const tag = randomUUID().slice(0, 8);
+    stream = `TEST_GROUPS_${tag}`;
+    event = declareEvent(`test.${tag}.recorded.v1`, Rec, stream, { grouped: true });
+    await ensureStream(nc, { name: stream, subjects: [event.subject], maxAgeMs: 600_000 });
+  });
+  afterEach(async () => (await jetstreamManager(nc)).streams.delete(stream));
+  afterAll(() => nc?.close());
+
+  /** Every event the consumer of the test's stream hands its handlers, until `count` arrived. */
+  async function consumeAll(count: number, batch = true): Promise<string[]> {
+    const seen: string[] = [];
+    const consumer = await DurableConsumer.start(nc, {
+      ...consumes(event),
+      durable: 'store',
+      logger,
+      handler: async (e) => void seen.push(e.id),
+      ...(batch ? { batch: { handler: async (es: Rec[]) => void seen.push(...es.map((e) => e.id)) } } : {}),
+    });
+    await until(() => seen.length >= count, 10_000);
+    await new Promise((r) => setTimeout(r, 100)); // nothing more comes
+    await consumer.stop();
+    return seen;
+  }
+
+  const messagesIn = async () => (await (await jetstreamManager(nc)).streams.info(stream)).state.messages;
+
+  it('sends one event alone when nothing is in flight, and what waits meanwhile as groups', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const first = randomUUID();
+    await groups.publishDurably({ id: first }, first, 5000);
+    expect(await messagesIn()).toBe(1);
+
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
+    const messages = (await messagesIn()) - 1;
+    // The first leaves alone; the others wait for it and leave at most MAX_GROUP_EVENTS to a message.
+    expect(messages).toBeGreaterThanOrEqual(1 + Math.ceil(299 / MAX_GROUP_EVENTS));
+    expect(messages).toBeLessThan(20);
+    expect(groups.backlog).toBe(0);
+
+    const seen = await consumeAll(301);
+    expect(seen).toHaveLength(301);
+    expect(new Set(seen)).toEqual(new Set([first, ...ids]));
+  });
+
+  it('hands a group to a consumer without a batch handler event by event, and acknowledges it once', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
+    expect(await messagesIn()).toBeLessThan(40);
+    expect((await consumeAll(40, false)).sort()).toEqual([...ids].sort());
+    const info = await (await jetstreamManager(nc)).consumers.info(stream, 'store');
+    expect(info.num_ack_pending).toBe(0);
+    expect(info.num_pending).toBe(0);
+  });
+
+  it('sends an event too large for a group on its own', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const big = { id: randomUUID(), pad: 'x'.repeat(MAX_GROUPED_EVENT_CHARS) } as Rec;
+    const small = Array.from({ length: 10 }, () => randomUUID());
+    await Promise.all([
+      groups.publishDurably(big, big.id, 5000),
+      ...small.map((id) => groups.publishDurably({ id }, id, 5000)),
+    ]);
+    // The large one, the first small one (nothing was in flight) and the other nine as a group.
+    expect(await messagesIn()).toBe(3);
+    expect((await consumeAll(11)).sort()).toEqual([big.id, ...small].sort());
+  });
+
+  it('takes a group larger than its batch handler takes at once, in slices', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const ids = Array.from({ length: 250 }, () => randomUUID());
+    await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
+    const slices: number[] = [];
+    const seen: string[] = [];
+    const consumer = await DurableConsumer.start(nc, {
+      ...consumes(event),
+      durable: 'store',
+      logger,
+      handler: async (e) => void seen.push(e.id),
+      batch: { handler: async (es) => void (slices.push(es.length), seen.push(...es.map((e) => e.id))), size: 30 },
+    });
+    await until(() => seen.length >= 250, 10_000);
+    await consumer.stop();
+    expect(Math.max(...slices)).toBeLessThanOrEqual(30);
+    expect(seen.sort()).toEqual([...ids].sort());
+  });
+
+  it('drops a malformed event of a group and stores its siblings; an array that is no group is dropped whole', async () => {
+    const good = [randomUUID(), randomUUID()];
+    const asGroup = (payload: unknown) => {
+      const h = headers();
+      h.set(EVENT_GROUP_HEADER, '3');
+      return nc.request(event.subject, JSON.stringify(payload), { headers: h, timeout: 5000 });
+    };
+    const ack = await asGroup([{ id: good[0] }, { id: 42 }, { id: good[1] }]);
+    expect(JSON.parse(ack.string())).toMatchObject({ stream });
+    await asGroup({ id: 'not-an-array' });
+    await asGroup([]);
+    const seen = await consumeAll(2);
+    expect(seen.sort()).toEqual([...good].sort());
+    const info = await (await jetstreamManager(nc)).consumers.info(stream, 'store');
+    expect(info.num_ack_pending).toBe(0);
+  });
+
+  it('redelivers a whole group when one of its events fails, to a handler that stores each once', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
+    const stored = new Set<string>();
+    let failedOnce = false;
+    const consumer = await DurableConsumer.start(nc, {
+      ...consumes(event),
+      durable: 'store',
+      logger,
+      retryDelayMs: 50,
+      handler: async (e) => {
+        if (!failedOnce && e.id === ids[10]) {
+          failedOnce = true;
+          throw new Error('the store is away for a moment');
+        }
+        stored.add(e.id);
+      },
+    });
+    await until(() => stored.size === 20, 10_000);
+    await consumer.stop();
+    expect(failedOnce).toBe(true);
+    expect([...stored].sort()).toEqual([...ids].sort());
+  });
+});
