@@ -1,6 +1,6 @@
-import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import type { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { summarise, toViolations } from '@bastion/messaging';
+import { FastPathValidationPipe, summarise, toViolations } from '@bastion/messaging';
 
 const LOCATION: Record<ArgumentMetadata['type'], string> = {
   body: 'body',
@@ -13,7 +13,7 @@ const LOCATION: Record<ArgumentMetadata['type'], string> = {
  * Validates every body, query and path DTO. A violation is INVALID_ARGUMENT with each field's
  * location first (`["body", "metadata", "name"]`), as FastAPI-style clients expect in `loc`.
  */
-class HttpValidationPipe extends ValidationPipe {
+class HttpValidationPipe extends FastPathValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     try {
       return await super.transform(value, metadata);

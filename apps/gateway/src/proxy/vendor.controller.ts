@@ -2,7 +2,16 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseIntercepto
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
+import {
+  declareFastCheck,
+  instanceWith,
+  isPlainRecord,
+  isShortString,
+  MessagesRequest,
+  type Principal,
+  ProxyRpc,
+  ProxyStreams,
+} from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +30,11 @@ class VendorParams {
   @MaxLength(128)
   provider!: string;
 }
+declareFastCheck(VendorParams, (raw) =>
+  isPlainRecord(raw) && isShortString(raw.provider, 128)
+    ? instanceWith(VendorParams, { provider: raw.provider })
+    : undefined,
+);
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,

@@ -1,2 +1,3 @@
 export * from './contract';
 export * from './health';
+export * from './fast-check';

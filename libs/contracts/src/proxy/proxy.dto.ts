@@ -16,7 +16,8 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { PrincipalDto } from '../auth/principal.dto';
+import { fastPrincipal, PrincipalDto } from '../auth/principal.dto';
+import { declareFastCheck, instanceWith, isPlainRecord, isShortString } from '../messaging/fast-check';
 import { PROXY_CANCEL_PREFIX } from './proxy.subjects';
 
 const CANCEL_SUBJECT = new RegExp(`^${PROXY_CANCEL_PREFIX.replace('.', '\\.')}\\.[A-Za-z0-9-]{1,64}$`);
@@ -207,6 +208,25 @@ export class MessagesCommand extends Scoped {
   @Matches(CANCEL_SUBJECT)
   cancelSubject?: string;
 }
+
+/** MessagesCommand's rules by hand (see fast-check.ts): every model call carries one. */
+declareFastCheck(MessagesCommand, (raw) => {
+  if (!isPlainRecord(raw)) return undefined;
+  const principal = fastPrincipal(raw.principal);
+  const { provider, rawBody, headers, cancelSubject } = raw;
+  if (!principal || !isShortString(provider, 128) || typeof rawBody !== 'string' || !isPlainRecord(headers))
+    return undefined;
+  if (cancelSubject !== undefined && !(typeof cancelSubject === 'string' && CANCEL_SUBJECT.test(cancelSubject)))
+    return undefined;
+  const command = instanceWith(MessagesCommand, {
+    principal,
+    provider,
+    rawBody,
+    headers: { ...headers } as Record<string, string>,
+  });
+  if (cancelSubject !== undefined) command.cancelSubject = cancelSubject;
+  return command;
+});
 
 export class SendPromptCommand extends Scoped {
   @ValidateNested()

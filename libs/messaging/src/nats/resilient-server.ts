@@ -71,6 +71,14 @@ export class ResilientServerNats extends ServerNats {
     };
   }
 
+  /**
+   * Handlers are keyed by their subjects as declared (`@Handles` takes strings): a map lookup, where
+   * Nest's own first tries `JSON.parse` on the subject, which throws (building a stack) per message.
+   */
+  override getHandlerByPattern(pattern: string): ReturnType<ServerNats['getHandlerByPattern']> {
+    return this.messageHandlers.get(pattern) ?? null;
+  }
+
   override bindEvents(client: NatsConnection): void {
     for (const subject of [...this.messageHandlers.keys()])
       if (!this.answers(subject)) this.messageHandlers.delete(subject);
