@@ -51,14 +51,15 @@ export function redactLogObject(obj: Record<string, unknown>): Record<string, un
 }
 
 /**
- * Stdout, written in batches: a line waits until 4 KB are buffered or 500 ms have passed, and an
+ * Stdout, written in batches: a line waits until 32 KB are buffered or 500 ms have passed, and an
  * error flushes at once. One write per request line cost the gateway and each service as much CPU
- * as answering the request's socket. `flushLogsSync` writes what is buffered before a graceful stop
+ * as answering the request's socket; at 4 KB a write, the writes still took 4.5% of the gateway's
+ * CPU under load. `flushLogsSync` writes what is buffered before a graceful stop
  * raises its signal again, and pino does it on `process.exit`; a SIGKILL loses at most the last
  * 500 ms of lines.
  */
 function bufferedStdout(): pino.DestinationStream & { flush(): void } {
-  const out = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const out = pino.destination({ dest: 1, minLength: 32 * 1024, maxWrite: 64 * 1024, sync: false });
   setInterval(() => out.flush(), 500).unref();
   buffered.add(out);
   return out;
