@@ -407,6 +407,29 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     }
   });
 
+  it('passes text beyond ASCII on as the bytes received, JSON and stream, and records it as sent', async () => {
+    const { client, admin, key } = await setup();
+    const text = 'héllo 日本語 😀 \u2028 "quoted" \\ end';
+    const answer = await ask(client, text);
+    expect(answer.content).toEqual([{ type: 'text', text: `echo: ${text}` }]);
+    expect(JSON.parse(upstream.requests.at(-1)!.body).messages[0].content).toBe(text);
+    // "stream" after the multi-byte text: the gateway finds the flag in the bytes as sent.
+    const raw = `{"model":"${MODEL}","max_tokens":64,"messages":[{"role":"user","content":${JSON.stringify(text)}}],"stream":true}`;
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: Buffer.from(raw),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const deltas = [...(await res.text()).matchAll(/"text_delta","text":("(?:[^"\\]|\\.)*")/g)].map((m) =>
+      JSON.parse(m[1]),
+    );
+    expect(deltas.join('')).toBe(`echo: ${text}`);
+    const prompts = await recorded(admin, 2);
+    expect(prompts.map((p: { input: string }) => p.input)).toEqual([text, text]);
+  });
+
   it('answers 400, not 500, to a model call with no body and no content type', async () => {
     const { key } = await setup();
     for (const route of ['/vendor/claude/v1/messages', '/openai/claude/chat/completions']) {

@@ -13,9 +13,14 @@ export interface TextBodyRouteConfig {
 
 /**
  * Route config of a route that passes its JSON body on unparsed (the model-call routes: the
- * message proxy parses and checks it once): the body reaches the handler as the text that was sent.
+ * message proxy parses and checks it once): the body reaches the handler as the bytes that were
+ * sent, a Buffer, never made a string here (a megabyte prompt would be a megabyte string on the
+ * gateway's heap, and its collection pauses every request the gateway serves).
  */
 export const RAW_JSON_BODY = { rawJsonBody: true } as const;
+
+/** The body of a RAW_JSON_BODY request that came without one (the message proxy refuses it as it refuses any text that is not a request). */
+export const NO_BODY: Buffer = Buffer.alloc(0);
 
 const TEXT_TYPES = /^\s*text\/(csv|plain)\s*(;|$)/i;
 
@@ -23,7 +28,7 @@ const TEXT_TYPES = /^\s*text\/(csv|plain)\s*(;|$)/i;
  * Bodies are JSON whatever the content type says: token-API clients (and `curl -d`) often send JSON
  * as application/x-www-form-urlencoded. An empty body is `{}` (Delete's body may be empty). The
  * exceptions: a route whose config says `textBody` receives `text/csv` and `text/plain` as text,
- * and one whose config is RAW_JSON_BODY receives every body as text.
+ * and one whose config is RAW_JSON_BODY receives every body as bytes.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -33,12 +38,13 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     const limit = (route.config as Partial<TextBodyRouteConfig> | undefined)?.bodyLimit;
     if (limit !== undefined && route.bodyLimit === undefined) route.bodyLimit = limit;
   });
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     // What the body weighs, for limits that count it after parsing (TenantGate) when no Content-Length said.
-    (req as { bodyChars?: number }).bodyChars = text.length;
+    (req as { bodyBytes?: number }).bodyBytes = bytes.length;
     const config = req.routeOptions?.config as Partial<TextBodyRouteConfig & typeof RAW_JSON_BODY> | undefined;
-    if (config?.rawJsonBody === true) return done(null, text);
+    if (config?.rawJsonBody === true) return done(null, bytes);
+    const text = bytes.toString('utf8');
     const wantsText = config?.textBody === true;
     if (wantsText && TEXT_TYPES.test(req.headers['content-type'] ?? '')) return done(null, text);
     if (text.trim() === '') return done(null, {});

@@ -7,7 +7,7 @@ import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
-import { RAW_JSON_BODY } from '../http/json-body';
+import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
@@ -49,21 +49,21 @@ export class OpenAiController {
   async completions(
     @CurrentPrincipal() principal: Principal,
     @Param() p: OpenAiParams,
-    @Body() rawBody: string,
+    @Body() rawBody: Buffer | undefined,
     @Res() reply: FastifyReply,
     @RequestId() rid: string,
   ): Promise<void> {
     // The body goes on as sent; the message proxy parses and checks it as a ChatCompletionRequest.
-    const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: {} };
-    const chars = command.rawBody.length;
+    const command = { principal, provider: p.provider, rawBody: rawBody ?? NO_BODY, headers: {} };
+    const bytes = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      sendJson(reply, await this.rpc.longCall(this.lane.of(ProxyRpc.chat, chars), command, rid));
+      sendJson(reply, await this.rpc.longCall(this.lane.of(ProxyRpc.chat, bytes), command, rid));
       return;
     }
     await relayStream(
       this.rpc,
       this.nc,
-      this.lane.of(ProxyStreams.chat, chars),
+      this.lane.of(ProxyStreams.chat, bytes),
       command,
       rid,
       reply,

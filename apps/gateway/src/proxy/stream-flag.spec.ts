@@ -1,32 +1,35 @@
 import fc from 'fast-check';
 import { asksForStream } from './stream-flag';
 
+/** The flag of a body given as text, sent as its UTF-8 bytes. */
+const flag = (text: string) => asksForStream(Buffer.from(text));
+
 describe('asksForStream', () => {
   it('reads the top-level stream flag', () => {
-    expect(asksForStream('{"model":"m","stream":true}')).toBe(true);
-    expect(asksForStream('{ "stream" :\n true , "model":"m"}')).toBe(true);
-    expect(asksForStream('{"stream":false}')).toBe(false);
-    expect(asksForStream('{"stream":"true"}')).toBe(false);
-    expect(asksForStream('{"model":"m"}')).toBe(false);
+    expect(flag('{"model":"m","stream":true}')).toBe(true);
+    expect(flag('{ "stream" :\n true , "model":"m"}')).toBe(true);
+    expect(flag('{"stream":false}')).toBe(false);
+    expect(flag('{"stream":"true"}')).toBe(false);
+    expect(flag('{"model":"m"}')).toBe(false);
   });
 
   it('ignores a stream key below the top level or inside a string', () => {
-    expect(asksForStream('{"metadata":{"stream":true},"model":"m"}')).toBe(false);
-    expect(asksForStream('{"messages":[{"stream":true}]}')).toBe(false);
-    expect(asksForStream('{"model":"\\"stream\\":true","x":1}')).toBe(false);
-    expect(asksForStream('{"model":"a\\\\","stream":true}')).toBe(true);
+    expect(flag('{"metadata":{"stream":true},"model":"m"}')).toBe(false);
+    expect(flag('{"messages":[{"stream":true}]}')).toBe(false);
+    expect(flag('{"model":"\\"stream\\":true","x":1}')).toBe(false);
+    expect(flag('{"model":"a\\\\","stream":true}')).toBe(true);
   });
 
   it('decodes escaped keys and lets the last key win, as JSON.parse does', () => {
-    expect(asksForStream('{"str\\u0065am":true}')).toBe(true);
-    expect(asksForStream('{"stream":true,"stream":false}')).toBe(false);
-    expect(asksForStream('{"stream":false,"stream":true}')).toBe(true);
+    expect(flag('{"str\\u0065am":true}')).toBe(true);
+    expect(flag('{"stream":true,"stream":false}')).toBe(false);
+    expect(flag('{"stream":false,"stream":true}')).toBe(true);
   });
 
   it('answers false for text that is not JSON', () => {
-    expect(asksForStream('')).toBe(false);
-    expect(asksForStream('{"stream')).toBe(false);
-    expect(asksForStream('{"stream" true}')).toBe(false);
+    expect(flag('')).toBe(false);
+    expect(flag('{"stream')).toBe(false);
+    expect(flag('{"stream" true}')).toBe(false);
   });
 
   it('agrees with JSON.parse on any JSON object', () => {
@@ -38,7 +41,7 @@ describe('asksForStream', () => {
     fc.assert(
       fc.property(body, fc.dictionary(fc.string(), value, { maxKeys: 3 }), (b, extra) => {
         const text = JSON.stringify({ ...extra, ...b });
-        return asksForStream(text) === ((JSON.parse(text) as { stream?: unknown }).stream === true);
+        return flag(text) === ((JSON.parse(text) as { stream?: unknown }).stream === true);
       }),
       { numRuns: 500 },
     );

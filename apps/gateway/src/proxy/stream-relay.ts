@@ -8,7 +8,7 @@ import {
   STREAM_PEER_TIMEOUT_MS,
 } from '@bastion/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { NatsRpcClient } from '@bastion/messaging';
+import type { NatsRpcClient, Wire } from '@bastion/messaging';
 import type { FastifyReply } from 'fastify';
 import { remoteTimings, serverTimingHeader, splitRoundTrip, type PhaseTimings } from '../timing/server-timing';
 
@@ -25,7 +25,7 @@ export async function relayStream(
   rpc: NatsRpcClient,
   nc: NatsConnection,
   contract: (typeof ProxyStreams)[keyof typeof ProxyStreams],
-  command: Omit<MessagesCommand, 'cancelSubject'>,
+  command: Omit<Wire<MessagesCommand>, 'cancelSubject'>,
   rid: string,
   reply: FastifyReply,
   failure: (message: string) => string,

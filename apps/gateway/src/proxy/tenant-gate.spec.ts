@@ -125,10 +125,10 @@ describe('TenantGate', () => {
 });
 
 describe('TenantGateInterceptor', () => {
-  const context = (headers: Record<string, string>, bodyChars?: number, socket = { destroyed: false }) =>
+  const context = (headers: Record<string, string>, bodyBytes?: number, socket = { destroyed: false }) =>
     ({
       switchToHttp: () => ({
-        getRequest: () => ({ user: { tenant: 't' }, headers, bodyChars, raw: { socket } }),
+        getRequest: () => ({ user: { tenant: 't' }, headers, bodyBytes, raw: { socket } }),
       }),
     }) as unknown as ExecutionContext;
   const held = () => {

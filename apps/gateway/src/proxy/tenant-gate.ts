@@ -153,13 +153,13 @@ export class TenantGate {
 }
 
 /**
- * The bytes a call counts for: its Content-Length; without one (a chunked body), the length of the
- * text the body parser read, or else the whole limit (it runs alone), never nothing.
+ * The bytes a call counts for: its Content-Length; without one (a chunked body), the bytes the body
+ * parser read, or else the whole limit (it runs alone), never nothing.
  */
 function bodyBytes(req: FastifyRequest, limit: number): number {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > 0) return declared;
-  return (req as { bodyChars?: number }).bodyChars ?? limit;
+  return (req as { bodyBytes?: number }).bodyBytes ?? limit;
 }
 
 function once(f: () => void): () => void {

@@ -16,7 +16,7 @@ import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
-import { RAW_JSON_BODY } from '../http/json-body';
+import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
@@ -68,7 +68,7 @@ export class VendorController {
   async messages(
     @CurrentPrincipal() principal: Principal,
     @Param() p: VendorParams,
-    @Body() rawBody: string,
+    @Body() rawBody: Buffer | undefined,
     @Headers() headers: Record<string, string>,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
@@ -76,12 +76,12 @@ export class VendorController {
   ): Promise<void> {
     const forward = pick(headers, ['anthropic-version', 'anthropic-beta']);
     // No body at all (no content type either) is the proxy's to refuse, as any text that is not a request.
-    const command = { principal, provider: p.provider, rawBody: rawBody ?? '', headers: forward };
+    const command = { principal, provider: p.provider, rawBody: rawBody ?? NO_BODY, headers: forward };
     const timings = requestTimings(req);
     const started = performance.now();
-    const chars = command.rawBody.length;
+    const bytes = command.rawBody.length;
     if (!asksForStream(command.rawBody)) {
-      const res = await this.rpc.longCall(this.lane.of(ProxyRpc.messages, chars), command, rid);
+      const res = await this.rpc.longCall(this.lane.of(ProxyRpc.messages, bytes), command, rid);
       Object.assign(timings, splitRoundTrip(performance.now() - started, remoteTimings(res.timing)));
       sendJson(reply, res);
       return;
@@ -89,7 +89,7 @@ export class VendorController {
     await relayStream(
       this.rpc,
       this.nc,
-      this.lane.of(ProxyStreams.messages, chars),
+      this.lane.of(ProxyStreams.messages, bytes),
       command,
       rid,
       reply,

@@ -4,17 +4,22 @@ import { NatsRequestJSONDeserializer } from '@nestjs/microservices';
 
 /**
  * How a request travels. Ordinarily as Nest's packet, `{pattern, data, id}` in JSON. A payload
- * with a string `rawBody` (a model call's body, passed on as the client sent it) travels apart:
- * the text is the message's data, and the rest of the packet, in JSON, is the PACKET_HEADER. A
- * large prompt is then neither escaped into the packet's JSON by the caller nor unescaped out of
- * it by the service; the service decodes it once, as text.
+ * with a `rawBody` (a model call's body, passed on as the client sent it) travels apart: the body
+ * is the message's data, and the rest of the packet, in JSON, is the PACKET_HEADER. A large prompt
+ * is then neither escaped into the packet's JSON by the caller nor unescaped out of it by the
+ * service; the service decodes it once, as text. The caller may hold the body as the bytes it
+ * received (`Wire`): they go out as they are, never made a string.
  */
 export const PACKET_HEADER = 'Bastion-Packet';
 
+/** A payload as a caller may send it: a `rawBody` may be given as bytes (UTF-8); the service receives it as text. */
+export type Wire<P> = P extends { rawBody: string } ? Omit<P, 'rawBody'> & { rawBody: string | Uint8Array } : P;
+
 /** The message data of a request, with PACKET_HEADER set in `h` when the payload carries a `rawBody`. */
-export function encodeRequest(subject: string, data: unknown, h: MsgHdrs): string {
+export function encodeRequest(subject: string, data: unknown, h: MsgHdrs): string | Uint8Array {
   const rawBody = (data as { rawBody?: unknown } | null)?.rawBody;
-  if (typeof rawBody !== 'string') return JSON.stringify({ pattern: subject, data, id: randomUUID() });
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+    return JSON.stringify({ pattern: subject, data, id: randomUUID() });
   const rest = { ...(data as Record<string, unknown>), rawBody: undefined };
   // Header values are one line of ASCII: JSON escapes line breaks; anything beyond ASCII is escaped too.
   h.set(PACKET_HEADER, JSON.stringify({ pattern: subject, data: rest, id: randomUUID() }).replace(NON_ASCII, escape));

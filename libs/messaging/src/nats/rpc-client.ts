@@ -18,7 +18,9 @@ import { REQUEST_ID_HEADER, injectIntoNatsHeaders, recordFailure, startNatsClien
 import { processState } from './connection-state';
 import { answererOf } from './bus-permissions';
 import { FramesInbox } from './frames-inbox';
-import { encodeRequest, MAX_REPLY_PARTS, PACKET_HEADER, PART_HEADER } from './packet';
+import { encodeRequest, MAX_REPLY_PARTS, PACKET_HEADER, PART_HEADER, type Wire } from './packet';
+
+export type { Wire } from './packet';
 
 /** Where a request goes: a contract's subject, and where to when nobody answers there. */
 type Destination = Pick<RpcContract<unknown, unknown>, 'subject' | 'orElse'>;
@@ -47,7 +49,7 @@ export class NatsRpcClient {
   }
 
   /** Sends `payload` on the contract's subject; the reply has the contract's reply type. */
-  call<P, R>(contract: RpcContract<P, R>, payload: NoInfer<P>, requestId: string): Promise<R> {
+  call<P, R>(contract: RpcContract<P, R>, payload: NoInfer<Wire<P>>, requestId: string): Promise<R> {
     return this.request<R>(contract, payload, requestId);
   }
 
@@ -69,7 +71,7 @@ export class NatsRpcClient {
    */
   stream<P, F>(
     contract: StreamContract<P, F>,
-    payload: NoInfer<P>,
+    payload: NoInfer<Wire<P>>,
     requestId: string,
     idleTimeoutMs: number,
   ): AsyncGenerator<F> {
@@ -82,7 +84,7 @@ export class NatsRpcClient {
    */
   async longCall<P, R>(
     contract: StreamContract<P, LongCallFrame<R>>,
-    payload: NoInfer<P>,
+    payload: NoInfer<Wire<P>>,
     requestId: string,
     peerTimeoutMs = LONG_CALL_PEER_TIMEOUT_MS,
   ): Promise<R> {
@@ -180,14 +182,15 @@ export class NatsRpcClient {
    * A request larger than the server takes in one message (its max_payload, headers included) is
    * the caller's to shrink: refused as invalid, naming both sizes, instead of failing in the client.
    */
-  private assertFits(packet: string, h: MsgHdrs): void {
+  private assertFits(packet: string | Uint8Array, h: MsgHdrs): void {
     const max = this.nc.info?.max_payload;
     if (max === undefined) return;
     // Three bytes of UTF-8 at most per UTF-16 unit; headers besides the packet header (request id,
     // trace context) stay under 4 KiB: most requests need no count, and no header string is built.
     const packetHeader = h.get(PACKET_HEADER).length;
-    if (packet.length * 3 + packetHeader + 4096 < max) return;
-    const size = Buffer.byteLength(packet) + h.toString().length;
+    const bytesAtMost = typeof packet === 'string' ? packet.length * 3 : packet.length;
+    if (bytesAtMost + packetHeader + 4096 < max) return;
+    const size = (typeof packet === 'string' ? Buffer.byteLength(packet) : packet.length) + h.toString().length;
     if (size > max) {
       throw DomainError.invalid(
         `the request is too large to pass on: ${size} bytes with its envelope, at most ${max}`,
