@@ -1,6 +1,9 @@
 import { ProxyBulkRpc, ProxyBulkStreams, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { loadConfig } from '@bastion/platform';
-import { laneFilter, laneNice, ProxyConfig } from './config';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { laneFilter, laneIdle, laneNice, ProxyConfig } from './config';
+import { enterIdleClass, schedulingPolicy } from './idle-class';
 
 describe('proxy lanes', () => {
   const standard = [...Object.values(ProxyRpc), ...Object.values(ProxyStreams)].map((c) => c.subject);
@@ -29,5 +32,43 @@ describe('proxy lanes', () => {
     expect(nice({ PROXY_LANE: 'standard' })).toBe(0);
     expect(nice({})).toBe(0);
     expect(nice({ PROXY_LANE: 'all', PROXY_NICE: '5' })).toBe(5);
+  });
+
+  it('runs the bulk lane in the idle scheduling class unless told otherwise', () => {
+    const idle = (env: Record<string, string>) => laneIdle(loadConfig(ProxyConfig, env));
+    expect(idle({ PROXY_LANE: 'bulk' })).toBe(true);
+    expect(idle({ PROXY_LANE: 'bulk', PROXY_SCHED: 'normal' })).toBe(false);
+    expect(idle({ PROXY_LANE: 'standard' })).toBe(false);
+    expect(idle({})).toBe(false);
+    expect(idle({ PROXY_LANE: 'all', PROXY_SCHED: 'idle' })).toBe(true);
+  });
+
+  it('moves every thread of a process, and those it makes later, to SCHED_IDLE', async () => {
+    // A Node process with worker threads of its own, one started after the move.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { Worker } = require('node:worker_threads');
+         const park = 'setInterval(() => {}, 1000)';
+         new Worker(park, { eval: true });
+         process.stdin.once('data', () => { new Worker(park, { eval: true }); process.stdout.write('ok'); });
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const pid = child.pid!;
+      expect(schedulingPolicy(pid)).toBe('normal');
+      enterIdleClass(pid);
+      child.stdin!.write('go');
+      await new Promise((r) => child.stdout!.once('data', r));
+      const threads = readdirSync(`/proc/${pid}/task`).map(Number);
+      expect(threads.length).toBeGreaterThan(3);
+      expect(threads.map((tid) => schedulingPolicy(pid, tid))).toEqual(threads.map(() => 'idle'));
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -5,7 +5,8 @@ import { natsLogin, closeService, startService, stopOnSignals } from '@bastion/m
 import { loadConfig } from '@bastion/platform';
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { laneFilter, laneNice, ProxyConfig } from './config';
+import { laneFilter, laneIdle, laneNice, ProxyConfig } from './config';
+import { enterIdleClass } from './idle-class';
 import { ProxyModule } from './proxy.module';
 
 // Before anything else. A no-op unless OTEL_EXPORTER_OTLP_ENDPOINT is set; flushes on SIGTERM/SIGINT.
@@ -16,6 +17,14 @@ async function main(): Promise<void> {
   const logger = createLogger('message-proxy', config.LOG_LEVEL);
   const nice = laneNice(config);
   if (nice > 0) lowerPriority(nice, logger);
+  if (laneIdle(config)) {
+    try {
+      enterIdleClass(process.pid);
+      logger.info({ sched: 'idle' }, 'running in the idle scheduling class');
+    } catch (err) {
+      logger.warn({ err }, 'could not move to the idle scheduling class (chrt); running at the nice value alone');
+    }
+  }
   const metrics = new PlatformMetrics('message-proxy');
   const app = await startService(ProxyModule.forRoot(config, logger, metrics), {
     queue: PROXY_QUEUE,
