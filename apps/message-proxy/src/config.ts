@@ -30,15 +30,16 @@ export class ProxyConfig extends PlatformConfig {
   PROXY_NICE = -1;
 
   /**
-   * Linux scheduling class of every thread of this replica: `idle` (SCHED_IDLE) runs it only on CPU
-   * time nothing else on the machine wants, which a nice value does not: another tenant's short
-   * requests then wait neither for its scans nor behind them. `auto` (the default): `idle` on the
-   * bulk lane, `normal` on the others. Set with util-linux's `chrt` at start; where that fails, the
-   * replica says so and keeps its nice value. A bulk replica in the idle class waits while the
-   * machine's CPUs are saturated: its large requests are the ones that wait.
+   * Linux scheduling class of every thread of this replica, set with util-linux's `chrt` at start:
+   * `normal` (the default), or `idle` (SCHED_IDLE), for a bulk replica on a machine it shares with
+   * the standard ones. An idle thread gives way at once to any other that wakes, where one at nice 10
+   * may make it wait a few milliseconds; but it gets almost no CPU while the others keep the CPUs
+   * busy, so its large requests may then miss their deadlines (504, or a 503 when the record cannot
+   * be made durable in time). Nice values, SCAN_WORKER_NICE included, mean nothing in that class.
+   * Where chrt is missing or refused the replica says so and runs at its nice value.
    */
-  @IsIn(['auto', 'idle', 'normal'])
-  PROXY_SCHED: 'auto' | 'idle' | 'normal' = 'auto';
+  @IsIn(['idle', 'normal'])
+  PROXY_SCHED: 'idle' | 'normal' = 'normal';
 
   /** How long a model may take to answer (ms); streams get this much per stream. */
   @IsInt()
@@ -152,11 +153,6 @@ export function laneFilter(lane: ProxyConfig['PROXY_LANE']): (subject: string) =
   if (lane === 'bulk') return (subject) => subject.startsWith(PROXY_BULK_PREFIX);
   if (lane === 'standard') return (subject) => !subject.startsWith(PROXY_BULK_PREFIX);
   return () => true;
-}
-
-/** Whether a replica runs in the idle scheduling class: PROXY_SCHED, or by default on the bulk lane. */
-export function laneIdle(config: Pick<ProxyConfig, 'PROXY_LANE' | 'PROXY_SCHED'>): boolean {
-  return config.PROXY_SCHED === 'idle' || (config.PROXY_SCHED === 'auto' && config.PROXY_LANE === 'bulk');
 }
 
 /** The nice value a replica runs at: PROXY_NICE, or by default 10 on the bulk lane and 0 on the others. */

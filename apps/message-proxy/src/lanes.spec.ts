@@ -2,7 +2,7 @@ import { ProxyBulkRpc, ProxyBulkStreams, ProxyRpc, ProxyStreams } from '@bastion
 import { loadConfig } from '@bastion/platform';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { laneFilter, laneIdle, laneNice, ProxyConfig } from './config';
+import { laneFilter, laneNice, ProxyConfig } from './config';
 import { enterIdleClass, schedulingPolicy } from './idle-class';
 
 describe('proxy lanes', () => {
@@ -32,15 +32,6 @@ describe('proxy lanes', () => {
     expect(nice({ PROXY_LANE: 'standard' })).toBe(0);
     expect(nice({})).toBe(0);
     expect(nice({ PROXY_LANE: 'all', PROXY_NICE: '5' })).toBe(5);
-  });
-
-  it('runs the bulk lane in the idle scheduling class unless told otherwise', () => {
-    const idle = (env: Record<string, string>) => laneIdle(loadConfig(ProxyConfig, env));
-    expect(idle({ PROXY_LANE: 'bulk' })).toBe(true);
-    expect(idle({ PROXY_LANE: 'bulk', PROXY_SCHED: 'normal' })).toBe(false);
-    expect(idle({ PROXY_LANE: 'standard' })).toBe(false);
-    expect(idle({})).toBe(false);
-    expect(idle({ PROXY_LANE: 'all', PROXY_SCHED: 'idle' })).toBe(true);
   });
 
   it('moves every thread of a process, and those it makes later, to SCHED_IDLE', async () => {

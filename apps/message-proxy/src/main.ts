@@ -5,7 +5,7 @@ import { natsLogin, closeService, startService, stopOnSignals } from '@bastion/m
 import { loadConfig } from '@bastion/platform';
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { laneFilter, laneIdle, laneNice, ProxyConfig } from './config';
+import { laneFilter, laneNice, ProxyConfig } from './config';
 import { enterIdleClass } from './idle-class';
 import { ProxyModule } from './proxy.module';
 
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const logger = createLogger('message-proxy', config.LOG_LEVEL);
   const nice = laneNice(config);
   if (nice > 0) lowerPriority(nice, logger);
-  if (laneIdle(config)) {
+  if (config.PROXY_SCHED === 'idle') {
     try {
       enterIdleClass(process.pid);
       logger.info({ sched: 'idle' }, 'running in the idle scheduling class');

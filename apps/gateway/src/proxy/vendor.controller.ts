@@ -38,7 +38,7 @@ declareFastCheck(VendorParams, (raw) =>
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,
- * the project token as its API key. The body goes on as the text the client sent: the message
+ * the project token as its API key. The body goes on as the bytes the client sent: the message
  * proxy parses and checks it (a 400 in Anthropic's shape when it is not a MessagesRequest), and
  * fields it does not read are the provider's. Streams travel as a stream of NATS replies and leave as SSE.
  */

@@ -31,3 +31,10 @@ export const isPlainRecord = (v: unknown): v is Record<string, unknown> =>
 
 /** A string of at most `max` UTF-16 units (class-validator's MaxLength counts a surrogate pair once: this is stricter). */
 export const isShortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+
+/**
+ * Whether an object has keys the validation pipe strips from what it copies (`__proto__`,
+ * `constructor`, `prototype`): a fast check leaves such a payload to class-validator.
+ */
+export const hasProtoKeys = (v: Record<string, unknown>): boolean =>
+  Object.hasOwn(v, '__proto__') || Object.hasOwn(v, 'constructor') || Object.hasOwn(v, 'prototype');

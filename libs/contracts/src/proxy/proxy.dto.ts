@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { fastPrincipal, PrincipalDto } from '../auth/principal.dto';
-import { declareFastCheck, instanceWith, isPlainRecord, isShortString } from '../messaging/fast-check';
+import { declareFastCheck, hasProtoKeys, instanceWith, isPlainRecord, isShortString } from '../messaging/fast-check';
 import { PROXY_CANCEL_PREFIX } from './proxy.subjects';
 
 const CANCEL_SUBJECT = new RegExp(`^${PROXY_CANCEL_PREFIX.replace('.', '\\.')}\\.[A-Za-z0-9-]{1,64}$`);
@@ -214,7 +214,13 @@ declareFastCheck(MessagesCommand, (raw) => {
   if (!isPlainRecord(raw)) return undefined;
   const principal = fastPrincipal(raw.principal);
   const { provider, rawBody, headers, cancelSubject } = raw;
-  if (!principal || !isShortString(provider, 128) || typeof rawBody !== 'string' || !isPlainRecord(headers))
+  if (
+    !principal ||
+    !isShortString(provider, 128) ||
+    typeof rawBody !== 'string' ||
+    !isPlainRecord(headers) ||
+    hasProtoKeys(headers)
+  )
     return undefined;
   if (cancelSubject !== undefined && !(typeof cancelSubject === 'string' && CANCEL_SUBJECT.test(cancelSubject)))
     return undefined;

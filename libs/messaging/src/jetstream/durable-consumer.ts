@@ -150,13 +150,15 @@ export class DurableConsumer<T extends object> {
       pending = undefined;
       if (first.done) return;
       const batch = [first.value];
+      // A group's message brings its events' count in a header: a batch holds `size` events, not messages.
+      let events = eventsIn(first.value);
       let done = false;
       if (size > 1) {
         // One timer for the batch, not one per event: each would wake the process once more.
         let timer: NodeJS.Timeout | undefined;
         const waited = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
         try {
-          while (batch.length < size) {
+          while (events < size) {
             pending = it.next();
             const next = await Promise.race([pending, waited]);
             if (next === null) break;
@@ -166,6 +168,7 @@ export class DurableConsumer<T extends object> {
               break;
             }
             batch.push(next.value);
+            events += eventsIn(next.value);
           }
         } finally {
           clearTimeout(timer);
@@ -209,15 +212,19 @@ export class DurableConsumer<T extends object> {
       for (const { m, events } of decoded) {
         const requestId = m.headers?.get(REQUEST_ID_HEADER) || `event-${m.seq}`;
         await requestContext.run({ requestId }, async () => {
-          try {
-            // A group's events go again, all of them, when one fails: handlers take redeliveries.
-            for (const event of events)
+          // Every event of a group is handled, whatever happens to the others; the message comes
+          // again, all of it, when one failed (handlers take redeliveries).
+          let failed = false;
+          for (const event of events) {
+            try {
               await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
-            m.ack();
-          } catch (err) {
-            this.failure(err, m);
-            m.nak(retryDelayMs);
+            } catch (err) {
+              failed = true;
+              this.failure(err, m);
+            }
           }
+          if (failed) m.nak(retryDelayMs);
+          else m.ack();
         });
       }
     } finally {
@@ -303,6 +310,11 @@ export class DurableConsumer<T extends object> {
 }
 
 class PayloadUnavailable extends Error {}
+
+/** The events a delivered message brings: a group's count (EVENT_GROUP_HEADER), else one. */
+function eventsIn(m: JsMsg): number {
+  return Math.max(1, Number(m.headers?.get(EVENT_GROUP_HEADER)) || 1);
+}
 
 /** The largest payload a compressed event may expand to (bytes); past it the event is malformed. */
 const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;

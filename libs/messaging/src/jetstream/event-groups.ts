@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { EventContract } from '@bastion/contracts';
+import { DomainError, ErrorCode, type EventContract } from '@bastion/contracts';
+import { requestContext, type RequestContext } from '@bastion/observability';
+import { context as otelContext, type Context, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /**
  * Publishes JSON on the event's subject and resolves once the stream acknowledged it (EventPublisher's
@@ -11,27 +13,36 @@ interface Waiting {
   json: string;
   id: string;
   deadline: number;
+  /** The caller's request and trace context: a record sent alone goes under its own. */
+  request: RequestContext | undefined;
+  trace: Context;
+  settled: boolean;
+  timer: NodeJS.Timeout;
   resolve(): void;
   reject(err: unknown): void;
 }
 
 /** At most this many events to a group message. */
 export const MAX_GROUP_EVENTS = 100;
-/** A group's JSON stays under this many characters: under the size from which a payload is compressed. */
+/** A group's JSON stays under this many characters (under the size from which ASCII payloads are compressed). */
 export const MAX_GROUP_CHARS = 60_000;
 /** An event whose JSON is longer than this leaves on its own (it may be compressed or go to the object store). */
 export const MAX_GROUPED_EVENT_CHARS = 16_000;
+/** Publishes of full groups in flight at once, besides the one any waiting event may start. */
+const MAX_IN_FLIGHT = 8;
 
 /**
  * Makes events of one grouped contract durable, several to a message under load. While a publish
  * waits for the stream's acknowledgement, the events that arrive wait too; when it is acknowledged
  * they leave together as one message on the same subject (a JSON array of payloads under
  * EVENT_GROUP_HEADER, with an id of its own for the stream's duplicate check, re-sent as it was when
- * retried). An event
- * that finds nothing in flight leaves at once on its own subject, so an idle publisher adds no wait,
- * and a large one always leaves alone. Each caller's promise settles with its group: resolved once
- * the stream holds it, rejected (UNAVAILABLE) when the group could not be made durable within the
- * shortest budget among its events.
+ * retried). A full group does not wait: it leaves at once, up to MAX_IN_FLIGHT publishes at a time.
+ * An event that finds nothing in flight leaves at once, alone and under its caller's request id, so
+ * an idle publisher adds no wait; a large one always leaves alone.
+ *
+ * Each caller's promise settles on its own terms: resolved once the stream holds its event,
+ * rejected (UNAVAILABLE) when that did not happen within its own budget, however long its group's
+ * publish goes on (an event stored after its caller gave up is stored once, as with any retry).
  *
  * What it saves: per record, a publish, a PubAck, a delivery to the consumer and the consumer's ack
  * become one each per group, in the publisher, nats-server and the consumer.
@@ -43,7 +54,6 @@ export class EventGroups<P extends object> {
   constructor(
     private readonly event: EventContract<P>,
     private readonly publish: DurablePublish,
-    private readonly maxInFlight = 1,
   ) {}
 
   /** At most this many events to a message (1: every event alone, as for an event not declared grouped). */
@@ -55,7 +65,25 @@ export class EventGroups<P extends object> {
     if (!this.event.grouped || this.maxEvents <= 1 || json.length > MAX_GROUPED_EVENT_CHARS)
       return this.publish(json, eventId, budgetMs, 0);
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ json, id: eventId, deadline: Date.now() + budgetMs, resolve, reject });
+      const w: Waiting = {
+        json,
+        id: eventId,
+        deadline: Date.now() + budgetMs,
+        request: requestContext.getStore(),
+        trace: otelContext.active(),
+        settled: false,
+        timer: setTimeout(() => {
+          const at = this.waiting.indexOf(w);
+          if (at >= 0) this.waiting.splice(at, 1);
+          settle(
+            w,
+            new DomainError(ErrorCode.UNAVAILABLE, 'the record could not be stored in time; retry shortly', [], 2),
+          );
+        }, budgetMs),
+        resolve,
+        reject,
+      };
+      this.waiting.push(w);
       this.pump();
     });
   }
@@ -66,7 +94,7 @@ export class EventGroups<P extends object> {
   }
 
   private pump(): void {
-    while (this.inFlight < this.maxInFlight && this.waiting.length > 0) {
+    while (this.waiting.length > 0 && (this.inFlight === 0 || (this.inFlight < MAX_IN_FLIGHT && this.groupIsFull()))) {
       const group = this.nextGroup();
       this.inFlight++;
       void this.send(group).finally(() => {
@@ -76,24 +104,51 @@ export class EventGroups<P extends object> {
     }
   }
 
-  /** The longest run of waiting events, oldest first, within `maxEvents` and MAX_GROUP_CHARS. */
-  private nextGroup(): Waiting[] {
+  /** Whether a whole message's worth waits (the next group leaves some behind, or is as large as allowed). */
+  private groupIsFull(): boolean {
+    const size = this.nextGroupSize();
+    return size >= this.maxEvents || size < this.waiting.length;
+  }
+
+  /** How many waiting events, oldest first, fit one message within `maxEvents` and MAX_GROUP_CHARS. */
+  private nextGroupSize(): number {
     let n = 1;
     let chars = this.waiting[0].json.length + 2;
     while (n < this.waiting.length && n < this.maxEvents && chars + this.waiting[n].json.length + 1 <= MAX_GROUP_CHARS)
       chars += this.waiting[n++].json.length + 1;
-    return this.waiting.splice(0, n);
+    return n;
+  }
+
+  private nextGroup(): Waiting[] {
+    return this.waiting.splice(0, this.nextGroupSize());
   }
 
   private async send(group: Waiting[]): Promise<void> {
-    // The group lives as long as its most hurried event may wait.
-    const budgetMs = Math.max(1, Math.min(...group.map((w) => w.deadline)) - Date.now());
+    // As long as its most patient event may wait: each other one gives up on its own timer.
+    const budgetMs = Math.max(1, Math.max(...group.map((w) => w.deadline)) - Date.now());
     try {
-      if (group.length === 1) await this.publish(group[0].json, group[0].id, budgetMs, 0);
-      else await this.publish(`[${group.map((w) => w.json).join(',')}]`, randomUUID(), budgetMs, group.length);
-      for (const w of group) w.resolve();
+      if (group.length === 1) {
+        const [w] = group;
+        const alone = () => otelContext.with(w.trace, () => this.publish(w.json, w.id, budgetMs, 0));
+        await (w.request ? requestContext.run(w.request, alone) : requestContext.exit(alone));
+      } else {
+        // Under no one request's id or trace: the group is many requests' work.
+        const json = `[${group.map((w) => w.json).join(',')}]`;
+        await requestContext.exit(() =>
+          otelContext.with(ROOT_CONTEXT, () => this.publish(json, randomUUID(), budgetMs, group.length)),
+        );
+      }
+      for (const w of group) settle(w);
     } catch (err) {
-      for (const w of group) w.reject(err);
+      for (const w of group) settle(w, err);
     }
   }
+}
+
+function settle(w: Waiting, err?: unknown): void {
+  if (w.settled) return;
+  w.settled = true;
+  clearTimeout(w.timer);
+  if (err === undefined) w.resolve();
+  else w.reject(err);
 }

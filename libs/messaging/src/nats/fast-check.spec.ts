@@ -56,11 +56,15 @@ function mutate(value: Record<string, unknown>, rnd: () => number): Record<strin
   const holders: Record<string, unknown>[] = [copy];
   for (const v of Object.values(copy)) if (v && typeof v === 'object' && !Array.isArray(v)) holders.push(v as never);
   const target = holders[Math.floor(rnd() * holders.length)];
-  const keys = [...Object.keys(target), 'extra', '__proto__x'];
+  const keys = [...Object.keys(target), 'extra', '__proto__', 'constructor', 'prototype'];
   const key = keys[Math.floor(rnd() * keys.length)];
   const action = rnd();
   if (action < 0.15) delete target[key];
-  else target[key] = ODD_VALUES[Math.floor(rnd() * ODD_VALUES.length)];
+  else {
+    const value = ODD_VALUES[Math.floor(rnd() * ODD_VALUES.length)];
+    // An own `__proto__` key, as JSON.parse makes one (an assignment would set the prototype).
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
   return copy;
 }
 

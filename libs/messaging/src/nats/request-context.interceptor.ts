@@ -17,8 +17,7 @@ import { processState } from './connection-state';
  * Runs each message handler inside the request's context (request id from the NATS header the
  * gateway set, tenant from the payload's principal) and its trace span (a child of the caller's,
  * from the message's `traceparent`), and logs one line per request: a failure at info, a success at
- * debug (the gateway's access line and the `bastion_rpc_*` metrics already count those; a second
- * info line per request in every service cost more CPU than the metrics and the span together).
+ * debug (the `bastion_rpc_*` metrics count those, and the gateway's access line the HTTP requests).
  */
 @Injectable()
 export class RequestContextInterceptor implements NestInterceptor {

@@ -47,6 +47,17 @@ describe('createLogger', () => {
     expect(headers.authorization).toBe('Bearer eyJ.child.jwt');
   });
 
+  it('keeps an error that holds a secret an error, with its message and stack, and walks no buffer', () => {
+    const { lines, logger } = capture();
+    const err = Object.assign(new Error('upstream refused'), { token: 'tok-err', headers: { 'x-api-key': 'sk-1' } });
+    logger.error({ err, headers: { headers: { authorization: 'Bearer nested' } }, data: Buffer.alloc(4) }, 'failed');
+    const text = JSON.stringify(lines[0]);
+    for (const secret of ['tok-err', 'sk-1', 'Bearer nested']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ err: { type: 'Error', message: 'upstream refused', token: '[redacted]' } });
+    expect(String((lines[0].err as { stack?: string }).stack)).toContain('upstream refused');
+    expect(err.token).toBe('tok-err');
+  });
+
   it('passes an object with nothing to blank through as it is', () => {
     const plain = { route: '/v1', status: 200, nested: { ok: true }, list: [{ token: 'in-an-array' }] };
     expect(redactLogObject(plain)).toBe(plain);

@@ -8,7 +8,16 @@ const SECRET_KEYS = new Set(['authorization', 'secrets', 'password', 'token', 'p
 const SECRET_HEADERS = ['authorization', 'x-api-key'];
 const CENSOR = '[redacted]';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** An object whose keys are worth a look: not an array, nor bytes (a buffer's keys are its indexes). */
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
+
+/** A copy to blank keys in: of the same prototype, and an error keeps its message and stack (not enumerable). */
+function copyOf(obj: Record<string, unknown>): Record<string, unknown> {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(obj) as object | null) as object, obj);
+  if (obj instanceof Error) Object.assign(copy, { message: obj.message, stack: obj.stack });
+  return copy as Record<string, unknown>;
+}
 
 /** `obj`, or a copy of it with `keys` censored when it has any of them (the caller's object is never changed). */
 function censored(obj: Record<string, unknown>, secret: (key: string) => boolean, headersToo: boolean) {
@@ -20,7 +29,7 @@ function censored(obj: Record<string, unknown>, secret: (key: string) => boolean
     else if (headersToo && key === 'headers' && isObject(value))
       next = censored(value, (k) => SECRET_HEADERS.includes(k), false);
     if (next !== value && value !== undefined) {
-      if (out === obj) out = { ...obj };
+      if (out === obj) out = copyOf(obj);
       out[key] = next;
     }
   }
@@ -40,10 +49,10 @@ export function redactLogObject(obj: Record<string, unknown>): Record<string, un
     let next = value;
     if (SECRET_KEYS.has(key)) next = CENSOR;
     else if (key === 'headers' && isObject(value))
-      next = censored(value, (k) => SECRET_KEYS.has(k) || SECRET_HEADERS.includes(k), false);
+      next = censored(value, (k) => SECRET_KEYS.has(k) || SECRET_HEADERS.includes(k), true);
     else if (isObject(value)) next = censored(value, (k) => SECRET_KEYS.has(k), true);
     if (next !== value && value !== undefined) {
-      if (out === obj) out = { ...obj };
+      if (out === obj) out = copyOf(obj);
       out[key] = next;
     }
   }
