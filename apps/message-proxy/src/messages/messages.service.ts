@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AnthropicMessage, type MessagesCommand, type MessagesReply, MessagesRequest } from '@bastion/contracts';
+import {
+  AnthropicMessage,
+  type MessagesCommand,
+  type MessagesReply,
+  MessagesRequest,
+  meetsMessagesRequest,
+} from '@bastion/contracts';
 import { NATS_CONNECTION } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
@@ -50,5 +56,9 @@ export class MessagesService {
 
 /** The command's body, parsed and checked as a Messages API request. */
 function messagesBody(cmd: MessagesCommand): Record<string, unknown> {
-  return readRequestBody(cmd.rawBody, MessagesRequest, { field: 'messages', element: AnthropicMessage });
+  return readRequestBody(cmd.rawBody, MessagesRequest, {
+    field: 'messages',
+    element: AnthropicMessage,
+    meets: meetsMessagesRequest,
+  });
 }

@@ -1,4 +1,11 @@
-import { AnthropicMessage, ChatCompletionRequest, ChatMessage, DomainError, MessagesRequest } from '@bastion/contracts';
+import {
+  AnthropicMessage,
+  ChatCompletionRequest,
+  ChatMessage,
+  DomainError,
+  MessagesRequest,
+  meetsMessagesRequest,
+} from '@bastion/contracts';
 import { readRequestBody } from './request-body';
 
 const messages = (raw: string) =>
@@ -71,5 +78,65 @@ describe('readRequestBody', () => {
       '0',
       'role',
     ]);
+  });
+
+  it('takes the hand-written check of a Messages body only where class-validator agrees (3,000 mutations)', () => {
+    const valid = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      stream: false,
+      system: 'be brief',
+      messages: [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+      ],
+    };
+    const odd: unknown[] = [
+      null,
+      0,
+      -1,
+      1,
+      1.5,
+      2 ** 53,
+      '1',
+      true,
+      'x'.repeat(257),
+      '😀'.repeat(129),
+      [],
+      [{}],
+      {},
+      'user',
+      'robot',
+    ];
+    let s = 20261126;
+    const rnd = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)];
+    const accepts = (body: object, meets?: typeof meetsMessagesRequest) => {
+      try {
+        readRequestBody(JSON.stringify(body), MessagesRequest, { field: 'messages', element: AnthropicMessage, meets });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let fast = 0;
+    for (let i = 0; i < 3000; i++) {
+      const body = structuredClone(valid) as Record<string, unknown>;
+      for (let k = 0; k < 1 + Math.floor(rnd() * 2); k++) {
+        const list = body.messages as unknown[];
+        const inMessage = Array.isArray(list) && list.length > 0 && rnd() < 0.4;
+        const target = (inMessage ? pick(list) : body) as Record<string, unknown>;
+        if (typeof target !== 'object' || target === null) continue;
+        const key = pick([...Object.keys(target), 'extra']);
+        if (rnd() < 0.2) delete target[key];
+        else target[key] = structuredClone(pick(odd)); // a copy: the values are mutated in turn
+      }
+      const byHand = meetsMessagesRequest(body);
+      if (byHand) fast++;
+      // Never accepted by hand what class-validator refuses; the verdict through readRequestBody is the same.
+      if (byHand) expect({ body, classValidator: accepts(body) }).toEqual({ body, classValidator: true });
+      expect({ body, withCheck: accepts(body, meetsMessagesRequest) }).toEqual({ body, withCheck: accepts(body) });
+    }
+    expect(fast).toBeGreaterThan(300);
   });
 });
