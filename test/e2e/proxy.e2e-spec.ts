@@ -1,15 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { signDevToken } from '@bastion/auth';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { waitFor } from '@bastion/testing';
 import { MockUpstream } from '../support/mock-upstream';
 import { startProjectsService } from '../support/projects';
 import { startPromptsService } from '../support/prompts';
 import { startProvidersService } from '../support/providers';
 import { startProxyService } from '../support/proxy';
 import { http, startGateway } from '../support/stack';
+import { MOCK_ANTHROPIC_KEY, tenantOnMock } from '../support/tenant';
 
-const ANTHROPIC_KEY = 'sk-ant-mock-key-000000';
+const ANTHROPIC_KEY = MOCK_ANTHROPIC_KEY;
 const MODEL = 'claude-test';
 
 /**
@@ -63,52 +63,37 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       limits?: object;
     } = {},
   ) {
-    const tenant = uniqueTenant();
-    const admin = bearer(tenant, 'admin');
-    const provider = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'claude',
-        systemProvider: 'anthropic',
-        inputs: { baseUrl: upstream.url, model: MODEL },
-        secrets: { apiKey: ANTHROPIC_KEY },
-        ...options.limits,
-      },
-    });
-    expect(provider.status).toBe(200);
-    const scanner = await http(base, 'POST', '/backend/v1/scanners', {
-      auth: admin,
-      body: {
-        name: 'no-passwords',
-        config: { type: 'regex', patterns: ['hunter2', 'swordfish'] },
-        direction: options.direction ?? 'both',
-      },
-    });
-    expect(scanner.status).toBe(200);
-    const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'guarded' } });
-    expect(project.status).toBe(200);
-    const projectId = project.body.id ?? project.body.project?.id;
-    const attach = await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
-      auth: admin,
-      body: {
-        id: scanner.body.id,
-        mode: options.mode ?? 'block',
-        blocking: true,
-        enabled: true,
-        direction: options.direction ?? 'both',
-      },
-    });
-    expect(attach.status).toBeLessThan(300);
-    if (options.live !== false) {
-      const live = await http(base, 'PATCH', `/backend/v1/projects/${projectId}`, {
+    const attachScanner = async ({ admin, projectId }: { admin: string; projectId: string }) => {
+      const scanner = await http(base, 'POST', '/backend/v1/scanners', {
         auth: admin,
-        body: { deploymentStatus: 'live' },
+        body: {
+          name: 'no-passwords',
+          config: { type: 'regex', patterns: ['hunter2', 'swordfish'] },
+          direction: options.direction ?? 'both',
+        },
       });
-      expect(live.status).toBe(200);
-    }
-    const key = signDevToken({ tenant, roles: ['member'], project: projectId });
+      expect(scanner.status).toBe(200);
+      const attach = await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
+        auth: admin,
+        body: {
+          id: scanner.body.id,
+          mode: options.mode ?? 'block',
+          blocking: true,
+          enabled: true,
+          direction: options.direction ?? 'both',
+        },
+      });
+      expect(attach.status).toBeLessThan(300);
+    };
+    const { tenant, admin, projectId, providerId, key } = await tenantOnMock(base, upstream, {
+      project: 'guarded',
+      model: MODEL,
+      live: options.live,
+      provider: options.limits as Record<string, unknown> | undefined,
+      beforeLive: attachScanner,
+    });
     const client = new Anthropic({ baseURL: `${base}/vendor/claude`, apiKey: key, maxRetries: 0 });
-    return { tenant, admin, projectId, client, providerId: provider.body.id as string, key };
+    return { tenant, admin, projectId, client, providerId, key };
   }
 
   const ask = (client: Anthropic, content: string) =>

@@ -41,15 +41,25 @@ describe('grouped events (against the real NATS JetStream)', () => {
   afterEach(async () => (await jetstreamManager(nc)).streams.delete(stream));
   afterAll(() => nc?.close());
 
-  /** Every event the consumer of the test's stream hands its handlers, until `count` arrived. */
-  async function consumeAll(count: number, batch = true): Promise<string[]> {
+  /**
+   * Every event the consumer of the test's stream hands its handlers, until `count` arrived: to a
+   * batch handler (of `batchSize`; each batch's size goes to `slices`), or `oneByOne` without one.
+   */
+  async function consumeAll(
+    count: number,
+    { oneByOne = false, batchSize, slices = [] }: { oneByOne?: boolean; batchSize?: number; slices?: number[] } = {},
+  ) {
     const seen: string[] = [];
+    const batch = {
+      handler: async (es: Rec[]) => void (slices.push(es.length), seen.push(...es.map((e) => e.id))),
+      size: batchSize,
+    };
     const consumer = await DurableConsumer.start(nc, {
       ...consumes(event),
       durable: 'store',
       logger,
       handler: async (e) => void seen.push(e.id),
-      ...(batch ? { batch: { handler: async (es: Rec[]) => void seen.push(...es.map((e) => e.id)) } } : {}),
+      ...(oneByOne ? {} : { batch }),
     });
     await until(() => seen.length >= count, 10_000);
     await new Promise((r) => setTimeout(r, 100)); // nothing more comes
@@ -83,7 +93,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     const ids = Array.from({ length: 40 }, () => randomUUID());
     await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
     expect(await messagesIn()).toBeLessThan(40);
-    expect((await consumeAll(40, false)).sort()).toEqual([...ids].sort());
+    expect((await consumeAll(40, { oneByOne: true })).sort()).toEqual([...ids].sort());
     const info = await (await jetstreamManager(nc)).consumers.info(stream, 'store');
     expect(info.num_ack_pending).toBe(0);
     expect(info.num_pending).toBe(0);
@@ -107,16 +117,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     const ids = Array.from({ length: 250 }, () => randomUUID());
     await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
     const slices: number[] = [];
-    const seen: string[] = [];
-    const consumer = await DurableConsumer.start(nc, {
-      ...consumes(event),
-      durable: 'store',
-      logger,
-      handler: async (e) => void seen.push(e.id),
-      batch: { handler: async (es) => void (slices.push(es.length), seen.push(...es.map((e) => e.id))), size: 30 },
-    });
-    await until(() => seen.length >= 250, 10_000);
-    await consumer.stop();
+    const seen = await consumeAll(250, { batchSize: 30, slices });
     expect(Math.max(...slices)).toBeLessThanOrEqual(30);
     expect(seen.sort()).toEqual([...ids].sort());
   });
