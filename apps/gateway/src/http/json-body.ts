@@ -38,8 +38,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     const limit = (route.config as Partial<TextBodyRouteConfig> | undefined)?.bodyLimit;
     if (limit !== undefined && route.bodyLimit === undefined) route.bodyLimit = limit;
   });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (req, bytes: Buffer, done) => {
     // What the body weighs, for limits that count it after parsing (TenantGate) when no Content-Length said.
     (req as { bodyBytes?: number }).bodyBytes = bytes.length;
     const config = req.routeOptions?.config as Partial<TextBodyRouteConfig & typeof RAW_JSON_BODY> | undefined;

@@ -6,19 +6,13 @@ import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
-import { IsString, MaxLength } from 'class-validator';
 import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
+import { ProviderParams } from './provider-params';
 import { relayStream, sendJson } from './stream-relay';
 import { TenantGateInterceptor } from './tenant-gate';
-
-class OpenAiParams {
-  @IsString()
-  @MaxLength(128)
-  provider!: string;
-}
 
 /**
  * OpenAI's Chat Completions API, guarded: `baseURL = <gateway>/openai/<provider>` in an OpenAI SDK,
@@ -48,7 +42,7 @@ export class OpenAiController {
   })
   async completions(
     @CurrentPrincipal() principal: Principal,
-    @Param() p: OpenAiParams,
+    @Param() p: ProviderParams,
     @Body() rawBody: Buffer | undefined,
     @Res() reply: FastifyReply,
     @RequestId() rid: string,

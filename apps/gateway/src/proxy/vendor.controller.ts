@@ -2,39 +2,19 @@ import { Body, Controller, Headers, Inject, Param, Post, Req, Res, UseIntercepto
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
-import {
-  declareFastCheck,
-  instanceWith,
-  isPlainRecord,
-  isShortString,
-  MessagesRequest,
-  type Principal,
-  ProxyRpc,
-  ProxyStreams,
-} from '@bastion/contracts';
+import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IsString, MaxLength } from 'class-validator';
 import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
+import { ProviderParams } from './provider-params';
 import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
 import { relayStream, sendJson } from './stream-relay';
 import { requestTimings } from '../timing/phase-metrics';
 import { remoteTimings, splitRoundTrip } from '../timing/server-timing';
 import { TenantGateInterceptor } from './tenant-gate';
-
-class VendorParams {
-  @IsString()
-  @MaxLength(128)
-  provider!: string;
-}
-declareFastCheck(VendorParams, (raw) =>
-  isPlainRecord(raw) && isShortString(raw.provider, 128)
-    ? instanceWith(VendorParams, { provider: raw.provider })
-    : undefined,
-);
 
 /**
  * The Anthropic Messages API, guarded: `baseURL = <gateway>/vendor/<provider>` in an Anthropic SDK,
@@ -67,7 +47,7 @@ export class VendorController {
   })
   async messages(
     @CurrentPrincipal() principal: Principal,
-    @Param() p: VendorParams,
+    @Param() p: ProviderParams,
     @Body() rawBody: Buffer | undefined,
     @Headers() headers: Record<string, string>,
     @Req() req: FastifyRequest,

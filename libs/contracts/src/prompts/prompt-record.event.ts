@@ -11,6 +11,7 @@ import {
   IsUUID,
   ValidateNested,
 } from 'class-validator';
+import { isPlainRecord } from '../messaging/fast-check';
 
 export const PROMPT_OUTCOMES = ['cleared', 'flagged', 'redacted', 'blocked'] as const;
 export type PromptOutcome = (typeof PROMPT_OUTCOMES)[number];
@@ -172,7 +173,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const isString = (v: unknown): v is string => typeof v === 'string';
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isDate = (v: unknown): boolean => isString(v) && ISO8601.test(v) && !Number.isNaN(Date.parse(v));
 const isAbsent = (v: unknown): boolean => v === null || v === undefined;
 
@@ -183,15 +183,15 @@ const isAbsent = (v: unknown): boolean => v === null || v === undefined;
  * or undefined for a record the store can write.
  */
 export function checkPromptRecord(raw: unknown): string | undefined {
-  if (!isObject(raw)) return 'record';
+  if (!isPlainRecord(raw)) return 'record';
   const e = raw;
   if (!isString(e.id) || !UUID.test(e.id)) return 'id';
   for (const field of ['tenant', 'userId', 'provider', 'input'] as const) if (!isString(e[field])) return field;
   for (const field of ['projectId', 'providerId', 'parentId'] as const)
     if (!isAbsent(e[field]) && !isString(e[field])) return field;
   if (!Array.isArray(e.memory) || !e.memory.every(isString)) return 'memory';
-  if (!isObject(e.extraInputs)) return 'extraInputs';
-  if (!isObject(e.externalMetadata)) return 'externalMetadata';
+  if (!isPlainRecord(e.extraInputs)) return 'extraInputs';
+  if (!isPlainRecord(e.externalMetadata)) return 'externalMetadata';
   if (typeof e.fromTemplate !== 'boolean') return 'fromTemplate';
   if (!isAbsent(e.templateId) && !(isString(e.templateId) && UUID.test(e.templateId))) return 'templateId';
   if (typeof e.preserve !== 'boolean') return 'preserve';
@@ -199,14 +199,14 @@ export function checkPromptRecord(raw: unknown): string | undefined {
   if (!['vendor', 'openai', 'prompts', 'scans'].includes(e.source as string)) return 'source';
   if (!isDate(e.receivedAt)) return 'receivedAt';
   const r = e.result;
-  if (!isObject(r)) return 'result';
+  if (!isPlainRecord(r)) return 'result';
   if (!(PROMPT_OUTCOMES as readonly unknown[]).includes(r.outcome)) return 'result.outcome';
   if (!isAbsent(r.response) && !isString(r.response)) return 'result.response';
   if (!Array.isArray(r.files)) return 'result.files';
   const p = r.providerResult;
   if (!isAbsent(p)) {
     if (
-      !isObject(p) ||
+      !isPlainRecord(p) ||
       !isString(p.data) ||
       !Number.isInteger(p.statusCode) ||
       !isDate(p.sentDate) ||
@@ -217,16 +217,16 @@ export function checkPromptRecord(raw: unknown): string | undefined {
   if (!Array.isArray(r.scannerResults)) return 'result.scannerResults';
   for (const s of r.scannerResults as unknown[]) {
     if (
-      !isObject(s) ||
+      !isPlainRecord(s) ||
       !isString(s.scannerId) ||
       (s.outcome !== 'passed' && s.outcome !== 'failed') ||
       (s.scanDirection !== 'request' && s.scanDirection !== 'response') ||
-      !isObject(s.data) ||
+      !isPlainRecord(s.data) ||
       !isString(s.message) ||
       typeof s.customConfig !== 'boolean' ||
       !isDate(s.startedDate) ||
       !isDate(s.completedDate) ||
-      !(isAbsent(s.scannerVersionMeta) || isObject(s.scannerVersionMeta))
+      !(isAbsent(s.scannerVersionMeta) || isPlainRecord(s.scannerVersionMeta))
     ) {
       return 'result.scannerResults';
     }
