@@ -8,7 +8,7 @@ import {
   ProxyEventContracts,
   type ScannerResultRecord,
 } from '@bastion/contracts';
-import { EventPublisher } from '@bastion/messaging';
+import { type EventGroups, EventPublisher } from '@bastion/messaging';
 import type { Logger } from 'pino';
 import { PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from '../config';
 
@@ -46,11 +46,15 @@ export interface PromptOutcomeParts {
  */
 @Injectable()
 export class PromptRecorder {
+  private readonly records: EventGroups<PromptRecordedEvent>;
+
   constructor(
-    private readonly events: EventPublisher,
+    events: EventPublisher,
     @Inject(PROXY_LOGGER) private readonly logger: Logger,
     @Inject(PROXY_CONFIG) private readonly config: ProxyConfig,
-  ) {}
+  ) {
+    this.records = events.grouped(ProxyEventContracts.promptRecorded, config.RECORD_GROUP_MAX);
+  }
 
   start(draft: PromptDraft): { id: string; receivedAt: Date; draft: PromptDraft } {
     return { id: randomUUID(), receivedAt: new Date(), draft };
@@ -94,9 +98,7 @@ export class PromptRecorder {
       },
     };
     try {
-      const groups = this.events.grouped(ProxyEventContracts.promptRecorded);
-      groups.maxEvents = this.config.RECORD_GROUP_MAX;
-      await groups.publishDurably(event, event.id, this.config.RECORD_BUDGET_MS);
+      await this.records.publishDurably(event, event.id, this.config.RECORD_BUDGET_MS);
     } catch (err) {
       this.logger.error({ err, promptId: event.id }, 'could not make a prompt record durable; answering 503');
       throw err;

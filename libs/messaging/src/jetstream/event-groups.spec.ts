@@ -16,7 +16,7 @@ interface Sent {
 }
 
 /** Groups over a publish the test acknowledges by hand. */
-function groups() {
+function groups(maxEvents?: number) {
   const sent: Sent[] = [];
   const g = new EventGroups(
     declareEvent('test.rec.v1', Rec, 'TEST', { grouped: true }),
@@ -32,6 +32,7 @@ function groups() {
         }),
       );
     },
+    maxEvents,
   );
   return { g, sent };
 }
@@ -98,8 +99,7 @@ describe('EventGroups', () => {
   });
 
   it('sends every event alone with maxEvents 1', async () => {
-    const { g, sent } = groups();
-    g.maxEvents = 1;
+    const { g, sent } = groups(1);
     const all = ['a', 'b', 'c'].map((id) => g.publishDurably({ id }, id, 1000));
     await turn();
     expect(sent.map((s) => s.events)).toEqual([0, 0, 0]);

@@ -51,13 +51,12 @@ export class EventGroups<P extends object> {
   private readonly waiting: Waiting[] = [];
   private inFlight = 0;
 
+  /** `maxEvents`: at most this many events to a message (1: every event alone, as for an event not declared grouped). */
   constructor(
     private readonly event: EventContract<P>,
     private readonly publish: DurablePublish,
+    private readonly maxEvents = MAX_GROUP_EVENTS,
   ) {}
-
-  /** At most this many events to a message (1: every event alone, as for an event not declared grouped). */
-  maxEvents = MAX_GROUP_EVENTS;
 
   /** Resolves once the event is durable, alone or in a group; throws UNAVAILABLE when it could not be made so in `budgetMs`. */
   publishDurably(payload: P, eventId: string, budgetMs: number): Promise<void> {

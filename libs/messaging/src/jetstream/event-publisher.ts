@@ -119,14 +119,17 @@ export class EventPublisher {
   }
 
   /**
-   * `publishDurably` for an event declared grouped, in groups (`EventGroups`): what waits while a
-   * publish of the event is unacknowledged leaves with the next one, as one message.
+   * `publishDurably` for an event declared grouped, in groups (`EventGroups`, at most `maxEvents` to a
+   * message): what waits while a publish of the event is unacknowledged leaves with the next one, as
+   * one message. One EventGroups per subject: the first call's `maxEvents` holds.
    */
-  grouped<P extends object>(event: EventContract<P>): EventGroups<P> {
+  grouped<P extends object>(event: EventContract<P>, maxEvents?: number): EventGroups<P> {
     const known = this.groups.get(event.subject) as EventGroups<P> | undefined;
     if (known) return known;
-    const groups = new EventGroups<P>(event, (json, id, budgetMs, events) =>
-      this.durably(event.subject, json, id, budgetMs, events),
+    const groups = new EventGroups<P>(
+      event,
+      (json, id, budgetMs, events) => this.durably(event.subject, json, id, budgetMs, events),
+      maxEvents,
     );
     this.groups.set(event.subject, groups);
     return groups;
