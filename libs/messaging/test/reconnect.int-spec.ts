@@ -3,12 +3,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode } from '@bastion/contracts';
+import { randomUUID } from 'node:crypto';
+import { declareEvent, ErrorCode } from '@bastion/contracts';
+import { IsString } from 'class-validator';
+import pino from 'pino';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { lifecycleCheck, processState, reconnectDelay } from '../src/nats/connection-state';
 import { testNatsLogin, untypedRpc } from '@bastion/testing';
 import { connectNats } from '../src/nats/nats-connection';
 import { NatsRpcClient } from '../src/nats/rpc-client';
+import { DurableConsumer } from '../src/jetstream/durable-consumer';
+import { ensureStream, EventPublisher } from '../src/jetstream/event-publisher';
+import { consumes } from '../src/nats/handles';
+
+class Rec {
+  @IsString()
+  id!: string;
+}
 
 /** A nats-server of this test's own, so it can be killed and started again. */
 async function freePort(): Promise<number> {
@@ -73,6 +84,33 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     });
     await expect(rpc.call(untypedRpc('test.echo.v1'), {}, 'r')).resolves.toBe('pong');
     sub.unsubscribe();
+  });
+
+  it('makes every record of a group durable once across a NATS restart: its callers wait, none is lost or doubled', async () => {
+    await until(() => processState.isConnected(nc), 8000);
+    const event = declareEvent('test.restart.recorded.v1', Rec, 'TEST_RESTART', { grouped: true });
+    await ensureStream(nc, { name: event.stream, subjects: [event.subject] });
+    const groups = new EventPublisher(nc).grouped(event);
+    const ids = Array.from({ length: 60 }, () => randomUUID());
+    // The first leaves alone; the others wait for it as a group, while the server goes away.
+    const published = Promise.allSettled(ids.map((id) => groups.publishDurably({ id }, id, 8000)));
+    server!.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    server = await startNats(port, dir);
+    const outcomes = await published;
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    const seen: string[] = [];
+    const consumer = await DurableConsumer.start(nc, {
+      ...consumes(event),
+      durable: 'restart-store',
+      logger: pino({ level: 'silent' }),
+      handler: async (e) => void seen.push(e.id),
+      batch: { handler: async (es: Rec[]) => void seen.push(...es.map((e) => e.id)) },
+    });
+    await until(() => seen.length >= ids.length, 10_000);
+    await new Promise((r) => setTimeout(r, 200)); // nothing more comes
+    await consumer.stop();
+    expect([...seen].sort()).toEqual([...ids].sort());
   });
 
   it('backs off from 250 ms to 2 s with jitter', () => {
