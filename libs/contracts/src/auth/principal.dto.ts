@@ -1,6 +1,6 @@
 import { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString } from 'class-validator';
 import { declareFastCheck, instanceWith, isPlainRecord } from '../messaging/fast-check';
-import { type Credential, CREDENTIALS, type Principal, ROLES, type Role } from './principal';
+import { type Credential, CREDENTIALS, isPrincipal, type Principal, ROLES, type Role } from './principal';
 
 /** The principal as it travels over NATS, validated on receipt like any payload. */
 export class PrincipalDto implements Principal {
@@ -26,15 +26,13 @@ export class PrincipalDto implements Principal {
 
 /** PrincipalDto's rules by hand, for the payloads of model calls (see fast-check.ts). */
 export function fastPrincipal(raw: unknown): PrincipalDto | undefined {
-  if (!isPlainRecord(raw)) return undefined;
+  // The access guard's shape check, and the credential the class also checks.
+  if (!isPlainRecord(raw) || !isPrincipal(raw)) return undefined;
   const { sub, tenant, roles, project, credential } = raw;
-  if (typeof sub !== 'string' || typeof tenant !== 'string') return undefined;
-  if (!Array.isArray(roles) || roles.length === 0 || !roles.every((r) => ROLES.includes(r as Role))) return undefined;
-  if (project !== undefined && typeof project !== 'string') return undefined;
-  if (credential !== undefined && !CREDENTIALS.includes(credential as Credential)) return undefined;
-  const principal = instanceWith(PrincipalDto, { sub, tenant, roles: [...(roles as Role[])] });
+  if (credential !== undefined && !CREDENTIALS.includes(credential)) return undefined;
+  const principal = instanceWith(PrincipalDto, { sub, tenant, roles: [...roles] });
   if (project !== undefined) principal.project = project;
-  if (credential !== undefined) principal.credential = credential as Credential;
+  if (credential !== undefined) principal.credential = credential;
   return principal;
 }
 declareFastCheck(PrincipalDto, fastPrincipal);

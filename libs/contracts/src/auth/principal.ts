@@ -38,3 +38,20 @@ export function hasRole(principal: Pick<Principal, 'roles'>, needed: Role): bool
 export function requireRole(principal: Pick<Principal, 'roles'>, needed: Role): void {
   if (!hasRole(principal, needed)) throw DomainError.permissionDenied(`this operation needs the ${needed} role`);
 }
+
+/**
+ * Whether a payload's principal has the shape every service relies on (the RPC access guard's
+ * check; a project, when given, is not empty).
+ */
+export function isPrincipal(p: unknown): p is Principal {
+  if (typeof p !== 'object' || p === null) return false;
+  const v = p as Record<string, unknown>;
+  return (
+    typeof v.sub === 'string' &&
+    typeof v.tenant === 'string' &&
+    Array.isArray(v.roles) &&
+    v.roles.length > 0 &&
+    v.roles.every((r) => ROLES.includes(r as never)) &&
+    (v.project === undefined || (typeof v.project === 'string' && v.project !== ''))
+  );
+}

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { type Principal, ROLES } from './principal';
+import { isPrincipal } from './principal';
 import { refusal } from './access-policy';
 import { RPC_POLICY } from './rpc-policy';
 
@@ -26,17 +26,4 @@ export class RpcAccessGuard implements CanActivate {
     if (why) throw DomainError.permissionDenied(why);
     return true;
   }
-}
-
-function isPrincipal(p: unknown): p is Principal {
-  if (typeof p !== 'object' || p === null) return false;
-  const v = p as Record<string, unknown>;
-  return (
-    typeof v.sub === 'string' &&
-    typeof v.tenant === 'string' &&
-    Array.isArray(v.roles) &&
-    v.roles.length > 0 &&
-    v.roles.every((r) => ROLES.includes(r as never)) &&
-    (v.project === undefined || (typeof v.project === 'string' && v.project !== ''))
-  );
 }
