@@ -109,6 +109,33 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
     await expect(quick.call(raw, { kind: 'unfinished' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
     sub.unsubscribe();
   });
+
+  it('holds the replies it joins at once to its budget: too large alone, or too many at once, is refused, and a finished reply gives its share back', async () => {
+    const subject = `test.replies.${randomUUID()}.budget.v1`;
+    const raw = declareRpc<object>(subject).returns<unknown>();
+    const chunk = 'x'.repeat(1_000_000);
+    // A hostile or stuck answerer: the first of `of` parts of 1 MB, and never the rest.
+    const sub = nc.subscribe(subject, {
+      callback: (_e, m) => {
+        const h = headers();
+        h.set(PART_HEADER, `1/${m.json<{ data: { of: number } }>().data.of}`);
+        m.respond(chunk, { headers: h });
+      },
+    });
+    const client = new NatsRpcClient(nc, 1500, 4_000_000);
+    await expect(client.call(raw, { of: 5 }, 'r')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    const stuck = client.call(raw, { of: 3 }, 'r').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    // 3 MB are held for the stuck reply: 2 MB more do not fit beside it.
+    await expect(client.call(raw, { of: 2 }, 'r')).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
+    await expect(stuck).resolves.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
+    sub.unsubscribe();
+    // Every share came back: whole replies of 3.5 MB (4 parts, reserved as 4 of the first's size),
+    // one after the other, fit a 4.5 MB budget.
+    const budgeted = new NatsRpcClient(nc, 10_000, 4_500_000);
+    for (let i = 0; i < 5; i++)
+      expect((await budgeted.call(big, { chars: 3_500_000 }, 'r')).text).toHaveLength(3_500_000);
+  });
 });
 
 describe('dataBytesPerMessage', () => {

@@ -40,9 +40,13 @@ interface NestReply<T> {
 export class NatsRpcClient {
   private readonly framesInbox: FramesInbox;
 
+  /** Bytes of replies in parts this client is joining at once, across its calls (see MAX_JOINING_BYTES). */
+  private joining = 0;
+
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs: number,
+    private readonly maxJoiningBytes = MAX_JOINING_BYTES,
   ) {
     coalesceWrites(nc);
     this.framesInbox = new FramesInbox(nc);
@@ -118,9 +122,17 @@ export class NatsRpcClient {
     h.set(REQUEST_ID_HEADER, requestId);
     injectIntoNatsHeaders(h, ctx);
     const packet = encodeRequest(subject, data, h);
+    const send = () => {
+      try {
+        this.nc.publish(subject, packet, { reply: call.subject, headers: h });
+      } catch (err) {
+        // The connection closed or draining since it was checked: an outage, as for any caller.
+        throw transportError(subject, err);
+      }
+    };
     try {
       this.assertFits(packet, h);
-      this.nc.publish(subject, packet, { reply: call.subject, headers: h });
+      send();
     } catch (err) {
       call.close();
       recordFailure(span, err);
@@ -132,6 +144,8 @@ export class NatsRpcClient {
     const parts: Uint8Array[] = [];
     let partsOf = 0;
     let partsBy = 0;
+    // What this call holds of the client's joining budget.
+    let reserved = 0;
     try {
       for (;;) {
         const wait = parts.length ? Math.max(1, partsBy - performance.now()) : timeoutMs;
@@ -142,8 +156,9 @@ export class NatsRpcClient {
             call.close();
             subject = to.orElse;
             span.updateName(`${subject} send`).setAttribute('messaging.destination.name', subject);
+            this.assertConnected();
             call = this.framesInbox.open(answererOf(subject));
-            this.nc.publish(subject, packet, { reply: call.subject, headers: h });
+            send();
             continue;
           }
           throw transportError(subject, new RequestError('no responders', { cause: 'no responders' }), true);
@@ -154,13 +169,19 @@ export class NatsRpcClient {
           if (at !== parts.length + 1 || !(of >= at) || of > MAX_REPLY_PARTS || (parts.length && of !== partsOf))
             throw new DomainError(ErrorCode.INTERNAL, `${subject} answered in parts that do not fit together`);
           // One reply's parts share the wait for it: a slow answerer cannot stretch it part by part.
-          if (at === 1) [partsOf, partsBy] = [of, performance.now() + timeoutMs];
+          if (at === 1) {
+            [partsOf, partsBy] = [of, performance.now() + timeoutMs];
+            // Every part but the last is as large as the first: the whole is reserved before more arrives.
+            reserved = this.reserve(subject, of * msg.data.length);
+          }
           parts.push(msg.data);
           if (at < of) continue;
         }
         const reply = (parts.length ? JSON.parse(joinParts(parts.splice(0))) : msg.json()) as NestReply<T> & {
           isDisposed?: boolean;
         };
+        this.joining -= reserved;
+        reserved = 0;
         if (reply.err !== undefined && reply.err !== null) {
           throw DomainError.fromPayload(reply.err) ?? new DomainError(ErrorCode.INTERNAL, 'internal error');
         }
@@ -173,6 +194,7 @@ export class NatsRpcClient {
       recordFailure(span, err);
       throw err;
     } finally {
+      this.joining -= reserved;
       call.close();
       span.end();
     }
@@ -200,6 +222,27 @@ export class NatsRpcClient {
   }
 
   /**
+   * Takes `bytes` of the joining budget for a reply in parts, or refuses it: one larger than the
+   * whole budget as INVALID_ARGUMENT (ask for less at once), one that does not fit beside the replies
+   * being joined now as RESOURCE_EXHAUSTED (retry shortly).
+   */
+  private reserve(subject: string, bytes: number): number {
+    if (bytes > this.maxJoiningBytes)
+      throw DomainError.invalid(
+        `the answer of ${subject} is too large to pass on (about ${bytes} bytes, at most ${this.maxJoiningBytes}); ask for less at once`,
+      );
+    if (this.joining + bytes > this.maxJoiningBytes)
+      throw new DomainError(
+        ErrorCode.RESOURCE_EXHAUSTED,
+        'too many large answers are on their way at once; retry shortly',
+        [],
+        OUTAGE_RETRY_AFTER_S,
+      );
+    this.joining += bytes;
+    return bytes;
+  }
+
+  /**
    * While the connection is down a request would sit in the client's buffer for the whole timeout:
    * fail at once instead, as an outage the caller may retry.
    */
@@ -217,6 +260,14 @@ export class NatsRpcClient {
 
 /** Seconds a caller should wait before retrying a request that met an outage. */
 export const OUTAGE_RETRY_AFTER_S = 2;
+
+/**
+ * Bytes of replies in parts (Bastion-Part) a client joins at once, across its calls: each such reply
+ * is held about three times over while it is joined and parsed, so without a bound a few listings of
+ * megabyte prompts, or a hostile upstream's large answers, would take the caller's memory. A single
+ * reply larger than this is refused as too large.
+ */
+export const MAX_JOINING_BYTES = 32 * 1024 * 1024;
 
 interface ProtocolInternals {
   outbound: { length(): number; size(): number; fill(...parts: Uint8Array[]): void };
