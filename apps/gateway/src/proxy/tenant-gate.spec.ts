@@ -106,6 +106,39 @@ describe('TenantGate', () => {
       expect(await settled(gate.acquire('a', 1))).toBe(false);
     });
 
+    it('counts the calls waiting before a new one in its wait, and refuses it past the longest wait', async () => {
+      const gate = paced(3000);
+      (await gate.acquire('a', 2000))();
+      (await gate.acquire('a', 1000))(); // 1,000 owed
+      const waiting = [gate.acquire('a', 1000), gate.acquire('a', 1000)]; // due at 1 s and 2 s
+      const third = gate.acquire('a', 1000); // at 3 s: not past the longest wait
+      expect(gate.load('a').waiting).toBe(3);
+      const err = await gate.acquire('a', 1000).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 4 });
+      for (let t = 0; t < 3; t++) {
+        clock += 1000;
+        jest.advanceTimersByTime(1000);
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(await settled(Promise.all([...waiting, third]))).toBe(true);
+    });
+
+    it('forgets an idle tenant once its credit is whole again, and wakes a waiter of a tenant that came back', async () => {
+      const gate = paced();
+      (await gate.acquire('a', 1900))();
+      expect(gate.known).toBe(1);
+      clock += 1900;
+      jest.advanceTimersByTime(1900);
+      expect(gate.known).toBe(0);
+      (await gate.acquire('b', 1900))();
+      (await gate.acquire('b', 150))(); // back before it was forgotten: 50 owed
+      const next = gate.acquire('b', 1);
+      expect(await settled(next)).toBe(false);
+      clock += 50;
+      jest.advanceTimersByTime(50);
+      expect(await settled(next)).toBe(true);
+    });
+
     it('forgets nothing when unpaced: bytes in flight alone decide', async () => {
       const gate = new TenantGate(10_000, 10);
       for (let i = 0; i < 100; i++) (await gate.acquire('a', 5000))();
@@ -153,6 +186,14 @@ describe('TenantGateInterceptor', () => {
     interceptor.intercept(context({ 'content-length': '10' }, 80), held().handler).subscribe();
     await new Promise((r) => setImmediate(r));
     expect(gate.load('t')).toEqual({ running: 2, waiting: 0, bytes: 90 });
+  });
+
+  it('counts a call with no body as none', async () => {
+    const gate = new TenantGate(100, 10);
+    const interceptor = new TenantGateInterceptor(gate);
+    interceptor.intercept(context({}), held().handler).subscribe();
+    await new Promise((r) => setImmediate(r));
+    expect(gate.load('t')).toEqual({ running: 1, waiting: 0, bytes: 0 });
   });
 
   it('does not call for a client that left while its call waited, and frees its turn', async () => {

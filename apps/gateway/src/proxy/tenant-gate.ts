@@ -13,10 +13,12 @@ interface TenantState {
   inFlight: number;
   running: number;
   waiting: Waiter[];
+  /** The bytes of the calls in `waiting`. */
+  queued: number;
   /** Bytes the tenant may still send before it waits for its rate (negative: owed), as of `at` (ms). */
   credit: number;
   at: number;
-  /** A timer that admits the first waiter once the credit is back, when one is set. */
+  /** A timer that admits the first waiter once the credit is back, or forgets an idle tenant once it is whole. */
   wake?: NodeJS.Timeout;
 }
 
@@ -38,8 +40,9 @@ export interface TenantRate {
  *
  * And how fast: with a `rate`, a tenant's bodies take credit that comes back at `bytesPerSecond`, up
  * to `burstBytes`. A call goes on while the tenant has credit left (it may take more than is left,
- * and then owes it); one that finds the tenant owing waits until the debt is paid, or is refused
- * at once (RESOURCE_EXHAUSTED, Retry-After that wait) when that would take over `maxWaitMs`. A
+ * and then owes it); one that finds the tenant owing waits until the debt and the calls waiting
+ * before it are paid for, or is refused at once (RESOURCE_EXHAUSTED, Retry-After that wait) when
+ * that would take over `maxWaitMs`. A
  * tenant whose prompts are blocked at once is answered in milliseconds, so bytes in flight alone
  * would let it send tens of megabytes a second through the gateway, the proxy and the prompt store.
  */
@@ -47,7 +50,7 @@ export class TenantGate {
   private readonly tenants = new Map<string, TenantState>();
 
   constructor(
-    readonly maxBytes: number,
+    private readonly maxBytes: number,
     private readonly maxWaiting: number,
     private readonly rate: TenantRate = { bytesPerSecond: 0, burstBytes: 0, maxWaitMs: 0 },
     private readonly now: () => number = () => performance.now(),
@@ -57,12 +60,18 @@ export class TenantGate {
   acquire(tenant: string, bytes: number): Promise<() => void> {
     let state = this.tenants.get(tenant);
     if (!state) {
-      state = { inFlight: 0, running: 0, waiting: [], credit: this.rate.burstBytes, at: this.now() };
+      state = { inFlight: 0, running: 0, waiting: [], queued: 0, credit: this.rate.burstBytes, at: this.now() };
       this.tenants.set(tenant, state);
     }
     const s = state;
+    // With nothing waiting, a pending timer was only to forget the tenant: it is back.
+    if (s.wake && s.waiting.length === 0) {
+      clearTimeout(s.wake);
+      s.wake = undefined;
+    }
     this.refill(s);
-    const owedMs = this.owedMs(s);
+    // The wait for the rate: what the tenant owes, and what the calls queued before this one will owe.
+    const owedMs = this.owedMs(s, s.queued);
     if (owedMs > this.rate.maxWaitMs) {
       return Promise.reject(
         new DomainError(
@@ -94,8 +103,14 @@ export class TenantGate {
     }
     return new Promise((resolve) => {
       s.waiting.push({ bytes, admit: () => resolve(release) });
+      s.queued += bytes;
       this.wakeWhenPaid(tenant, s);
     });
+  }
+
+  /** Tenants the gate keeps state for (for tests and metrics). */
+  get known(): number {
+    return this.tenants.size;
   }
 
   /** Calls in flight and waiting of one tenant (for tests and metrics). */
@@ -121,9 +136,10 @@ export class TenantGate {
     s.at = now;
   }
 
-  /** How long until the tenant owes nothing (ms): 0 with credit left. */
-  private owedMs(s: TenantState): number {
-    return s.credit >= 0 || this.rate.bytesPerSecond <= 0 ? 0 : (-s.credit / this.rate.bytesPerSecond) * 1000;
+  /** How long until the tenant owes nothing (ms), with `more` bytes taken besides: 0 with credit left for them. */
+  private owedMs(s: TenantState, more = 0): number {
+    const owed = more - s.credit;
+    return owed <= 0 || this.rate.bytesPerSecond <= 0 ? 0 : (owed / this.rate.bytesPerSecond) * 1000;
   }
 
   /** A waiter held up by the rate alone is admitted when the debt is paid (no call ending may do it). */
@@ -137,29 +153,45 @@ export class TenantGate {
     s.wake.unref();
   }
 
+  /** An idle tenant is forgotten when its credit is whole again, as a new one's would be (sooner would hand it a fresh burst). */
+  private forgetWhenWhole(tenant: string, s: TenantState): void {
+    if (this.rate.bytesPerSecond <= 0 || s.credit >= this.rate.burstBytes) {
+      this.tenants.delete(tenant);
+      return;
+    }
+    if (s.wake) return;
+    s.wake = setTimeout(
+      () => {
+        s.wake = undefined;
+        this.refill(s);
+        if (s.running === 0 && s.waiting.length === 0) this.forgetWhenWhole(tenant, s);
+      },
+      Math.ceil(((this.rate.burstBytes - s.credit) / this.rate.bytesPerSecond) * 1000),
+    );
+    s.wake.unref();
+  }
+
   private admitWaiting(tenant: string, s: TenantState): void {
     this.refill(s);
     while (s.waiting.length > 0 && this.fits(s, s.waiting[0].bytes)) {
       const next = s.waiting.shift()!;
+      s.queued -= next.bytes;
       this.start(s, next.bytes);
       next.admit();
     }
     if (s.waiting.length > 0) this.wakeWhenPaid(tenant, s);
-    // A tenant is forgotten once nothing of it runs or waits and its credit is whole again (as a new
-    // one's would be): forgetting it sooner would hand it a fresh burst.
-    else if (s.running === 0 && (this.rate.bytesPerSecond <= 0 || s.credit >= this.rate.burstBytes))
-      this.tenants.delete(tenant);
+    else if (s.running === 0) this.forgetWhenWhole(tenant, s);
   }
 }
 
 /**
  * The bytes a call counts for: its Content-Length; without one (a chunked body), the bytes the body
- * parser read, or else the whole limit (it runs alone), never nothing.
+ * parser read; none for a call with no body (the parser is not run for it).
  */
-function bodyBytes(req: FastifyRequest, limit: number): number {
+function bodyBytes(req: FastifyRequest): number {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > 0) return declared;
-  return (req as { bodyBytes?: number }).bodyBytes ?? limit;
+  return (req as { bodyBytes?: number }).bodyBytes ?? 0;
 }
 
 function once(f: () => void): () => void {
@@ -192,7 +224,7 @@ export class TenantGateInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const tenant = req.user?.tenant;
     if (!tenant) return next.handle();
-    const bytes = bodyBytes(req, this.gate.maxBytes);
+    const bytes = bodyBytes(req);
     return defer(() => from(this.gate.acquire(tenant, bytes))).pipe(
       switchMap((release) => {
         // A client that left while its call waited is not called for (and gets no answer).
