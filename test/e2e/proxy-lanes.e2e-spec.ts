@@ -62,6 +62,12 @@ describe('message proxy lanes', () => {
     standard = undefined;
     expect((await ask(5000)).status).toBe(200);
     expect((await scan(5000)).status).toBe(200);
+    // A short input in a long body weighs as the body: the bulk lane.
+    const padded = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: `Bearer ${key}`,
+      body: { input: 'hi', provider: 'claude', externalMetadata: { pad: 'z'.repeat(5000) } },
+    });
+    expect(padded.status).toBe(200);
     // Only the standard lane lost its replica.
     expect((await ask(10)).status).toBe(503);
     expect((await scan(10)).status).toBe(503);

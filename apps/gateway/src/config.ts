@@ -23,8 +23,8 @@ export class GatewayConfig extends AuthConfig {
   BODY_LIMIT_BYTES = 1_048_576;
 
   /**
-   * A model call or scan whose text (the request body, or a prompt's or scan's input; a prompt from
-   * a template, whose size is not known here, counts as large) has at least this many characters
+   * A model call, prompt or scan whose body has at least this many bytes as received (a prompt from
+   * a template, whose size is not known here, counts as large; the name is older than that count)
    * goes to the message proxy's bulk lane, which replicas with `PROXY_LANE=bulk` answer apart from
    * the short requests (the standard replicas when none runs). 0, the default: every request on the
    * standard lane. Set it once NATS runs with the bulk lane's permissions (`pnpm nats:config`): a

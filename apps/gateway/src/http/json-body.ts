@@ -19,6 +19,14 @@ export interface TextBodyRouteConfig {
  */
 export const RAW_JSON_BODY = { rawJsonBody: true } as const;
 
+/**
+ * The bytes of a request's body as read (whatever its Content-Length said; 0 for a request with no
+ * body, for which no parser runs): what limits and lanes that weigh a body count.
+ */
+export function bodyBytesOf(req: object): number {
+  return (req as { bodyBytes?: number }).bodyBytes ?? 0;
+}
+
 /** The body of a RAW_JSON_BODY request that came without one (the message proxy refuses it as it refuses any text that is not a request). */
 export const NO_BODY: Buffer = Buffer.alloc(0);
 
@@ -39,7 +47,6 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     if (limit !== undefined && route.bodyLimit === undefined) route.bodyLimit = limit;
   });
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, (req, bytes: Buffer, done) => {
-    // What the body weighs, for limits that count it after parsing (TenantGate) when no Content-Length said.
     (req as { bodyBytes?: number }).bodyBytes = bytes.length;
     const config = req.routeOptions?.config as Partial<TextBodyRouteConfig & typeof RAW_JSON_BODY> | undefined;
     if (config?.rawJsonBody === true) return done(null, bytes);

@@ -3,6 +3,7 @@ import { DomainError, ErrorCode, type Principal } from '@bastion/contracts';
 import type { FastifyRequest } from 'fastify';
 import { defer, finalize, from, type Observable, of, switchMap } from 'rxjs';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
+import { bodyBytesOf } from '../http/json-body';
 
 interface Waiter {
   bytes: number;
@@ -191,7 +192,7 @@ export class TenantGate {
 function bodyBytes(req: FastifyRequest): number {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > 0) return declared;
-  return (req as { bodyBytes?: number }).bodyBytes ?? 0;
+  return bodyBytesOf(req);
 }
 
 function once(f: () => void): () => void {
