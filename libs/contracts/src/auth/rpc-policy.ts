@@ -12,6 +12,15 @@ const write = (kinds = TENANT_KINDS): RpcRule => ({ role: 'member', kinds });
 const admin = (kinds = TENANT_KINDS): RpcRule => ({ role: 'admin', kinds });
 /** Sending text to be scanned or to a model: it spends the tenant's quota, so viewers may not. */
 const spend = write(ANY_KIND);
+/** The message proxy's requests that carry a client's text: on either lane, under the same rule. */
+const TEXT_CARRYING = [
+  ProxySubjects.messages,
+  ProxySubjects.messagesStream,
+  ProxySubjects.chat,
+  ProxySubjects.chatStream,
+  ProxySubjects.sendPrompt,
+  ProxySubjects.scan,
+];
 
 /**
  * THE authorization policy, by operation: every NATS request a service answers, with the least
@@ -46,20 +55,10 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   [ApiKeySubjects.resolve]: INTERNAL,
 
   // Through a project's guardrails.
-  [ProxySubjects.messages]: spend,
-  [ProxySubjects.messagesStream]: spend,
-  [ProxySubjects.chat]: spend,
-  [ProxySubjects.chatStream]: spend,
-  [ProxySubjects.sendPrompt]: spend,
-  [ProxySubjects.scan]: spend,
+  ...Object.fromEntries(TEXT_CARRYING.map((subject) => [subject, spend])),
   [ProxySubjects.health]: INTERNAL,
   // The same requests on the bulk lane (large texts, PROXY_BULK_PREFIX), under the same rules.
-  [bulkSubject(ProxySubjects.messages)]: spend,
-  [bulkSubject(ProxySubjects.messagesStream)]: spend,
-  [bulkSubject(ProxySubjects.chat)]: spend,
-  [bulkSubject(ProxySubjects.chatStream)]: spend,
-  [bulkSubject(ProxySubjects.sendPrompt)]: spend,
-  [bulkSubject(ProxySubjects.scan)]: spend,
+  ...Object.fromEntries(TEXT_CARRYING.map((subject) => [bulkSubject(subject), spend])),
 
   // The prompt store.
   [PromptSubjects.list]: read(ANY_KIND),
