@@ -265,6 +265,36 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', short)).toBeUndefined();
         expect(pool.tryInline('other', short)).toBeDefined();
       });
+
+      it('keeps scanning here for a tenant whose scan ran over the inline budget by the wall clock only (descheduled)', async () => {
+        // The regex and the PII scanner: the first one's scan seems to take 10 ms of wall time (the
+        // clock jumps as when this thread waits for a core), so the second finds the budget spent.
+        const two = (): ScanJob => ({ scanners: [scanners[0], scanners[1]], text, limitMs: 5000, spentMs: 0 });
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineScanMs: 5 });
+        await pool.run('t', two());
+        let clock = performance.now();
+        const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+        try {
+          expect(pool.tryInline('t', two())).toBeUndefined();
+        } finally {
+          now.mockRestore();
+        }
+        // Its CPU time was well under 5 ms: the tenant's next scans still run here.
+        expect(pool.tryInline('t', two())).toBeDefined();
+      });
+
+      it('makes a tenant over its CPU share wait, then scans its short text here rather than on a worker', async () => {
+        // 1 ms of burst, paid back at 20 ms a second: a few inline scans put the tenant in debt.
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, cpuMsPerSecond: 20, cpuBurstMs: 1 });
+        const onWorker = await pool.run('t', quick());
+        let scans = 0;
+        while (pool.tryInline('t', quick()) !== undefined && scans < 10_000) scans++;
+        expect(pool.tryInline('t', quick())).toBeUndefined();
+        const posts = posted.mock.calls.length;
+        const here = await pool.scan('t', quick());
+        expect(outcomes(here)).toEqual(outcomes(onWorker));
+        expect(posted.mock.calls.length).toBe(posts);
+      });
     });
 
     it('sends the configs again to a worker that replaced one that died', async () => {

@@ -166,35 +166,32 @@ export class ScanPool {
   }
 
   /**
+   * Scans a job where it costs least: on the caller's thread when `tryInline` may, else on a worker.
+   * A tenant over its CPU share whose job could otherwise run here first waits until its debt is
+   * paid, as a queued job would (and is refused past the same limit), then scans here: a worker's
+   * round trip costs more than a short scan.
+   */
+  async scan(tenant: string, job: ScanJob): Promise<ScanJobResult> {
+    const wait = this.debtWaitMs(tenant);
+    if (wait > 0 && wait <= (this.options.maxDebtWaitMs ?? 3000) && this.inlineCandidate(tenant, job)) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1));
+    }
+    return this.tryInline(tenant, job) ?? this.run(tenant, job);
+  }
+
+  /**
    * Runs a short job on the caller's thread when that is cheap and safe, else answers undefined
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
    * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
-   * to a worker with the budget it had, so the caller's thread is held up that long at most, and the
-   * tenant's scans go to the workers for INLINE_OFF_MS. Inline scans count toward the tenant's CPU
-   * share (and its being costly) as a worker's do.
+   * to a worker with the budget it had, so the caller's thread is held up that long at most; when
+   * the scan also cost this thread that much CPU (it was slow, not descheduled), the tenant's scans
+   * go to the workers for INLINE_OFF_MS. Inline scans count toward the tenant's CPU share (and its
+   * being costly) as a worker's do.
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
-    const max = this.options.inlineMaxChars ?? 0;
-    if (this.closed || job.text.length > max || this.heavy(tenant) || this.balance(tenant) <= 0) return undefined;
-    const off = this.inlineOffUntil.get(tenant);
-    if (off !== undefined) {
-      if (off > Date.now()) return undefined;
-      this.inlineOffUntil.delete(tenant);
-    }
-    let compiling = 0;
-    for (const ref of job.scanners) {
-      if (sharedScannerCache.peek(ref) !== undefined) continue;
-      const ms = this.compileCosts.get(scannerKey(ref));
-      // Never compiled where this pool saw it: a worker compiles it first.
-      if (ms === undefined) return undefined;
-      compiling += ms;
-    }
-    if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return undefined;
+    if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
-    // Less left of the request's budget than an inline scan may take: a worker says what that
-    // means, and running over it here would not say the tenant's scanners are slow.
-    if (job.limitMs - job.spentMs < inlineMs) return undefined;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
     const cpuBefore = threadCpuMs();
     const started = performance.now();
@@ -204,10 +201,34 @@ export class ScanPool {
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
     this.account(tenant, cost);
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
-    // full budget, and the tenant's next scans go to the workers for a while.
+    // full budget. Only a scan that was slow in CPU time sends the tenant's next scans there too: on
+    // a loaded machine a quick scan is often descheduled past its wall-clock limit.
     if (!result.scanners.some((o) => 'overLimit' in o)) return result;
-    this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+    if (cost >= inlineMs) this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
     return undefined;
+  }
+
+  /** Everything tryInline asks of a job but the tenant's CPU balance. */
+  private inlineCandidate(tenant: string, job: ScanJob): boolean {
+    const max = this.options.inlineMaxChars ?? 0;
+    if (this.closed || job.text.length > max || this.heavy(tenant)) return false;
+    const off = this.inlineOffUntil.get(tenant);
+    if (off !== undefined) {
+      if (off > Date.now()) return false;
+      this.inlineOffUntil.delete(tenant);
+    }
+    let compiling = 0;
+    for (const ref of job.scanners) {
+      if (sharedScannerCache.peek(ref) !== undefined) continue;
+      const ms = this.compileCosts.get(scannerKey(ref));
+      // Never compiled where this pool saw it: a worker compiles it first.
+      if (ms === undefined) return false;
+      compiling += ms;
+    }
+    if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return false;
+    // Less left of the request's budget than an inline scan may take: a worker says what that
+    // means, and running over it here would not say the tenant's scanners are slow.
+    return job.limitMs - job.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS);
   }
 
   async close(): Promise<void> {

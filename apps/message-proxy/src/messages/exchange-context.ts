@@ -77,12 +77,7 @@ export class ExchangeContext {
     const budget = new ScanBudget(this.config.SCAN_BUDGET_MS);
     const pool = this.pool;
     // A short text with cheap scanners is scanned here: a worker's round trip would cost more.
-    const runner: ScanRunner | undefined = pool
-      ? (job) => {
-          const inline = pool.tryInline(principal.tenant, job);
-          return inline ? Promise.resolve(inline) : pool.run(principal.tenant, job);
-        }
-      : undefined;
+    const runner: ScanRunner | undefined = pool ? (job) => pool.scan(principal.tenant, job) : undefined;
     return {
       project,
       provider,
