@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { waitFor } from '@bastion/testing';
@@ -387,6 +388,60 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       // A's third found the waiting room (one call) full: a 429 in Anthropic's shape.
       expect(a3.status).toBe(429);
       expect(a3.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses a tenant over its byte rate before reading its body, in the route error shape, and only that tenant', async () => {
+    // 1,024 bytes a second with 1,024 at once: a call of 6,000 bytes leaves its tenant owing about 5 s.
+    const { app, url } = await startGateway(undefined, {
+      MODEL_CALL_TENANT_BYTES_PER_SECOND: '1024',
+      MODEL_CALL_TENANT_BURST_BYTES: '1024',
+    });
+    try {
+      const a = await setup();
+      const b = await setup();
+      const big = { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x'.repeat(6000) }] };
+      const first = await http(url, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${a.key}`, body: big });
+      expect(first.status).toBe(200);
+      // Headers and 10 bytes of a body said to be 100,000 bytes long: the answer comes without the rest.
+      const { port } = new URL(url);
+      const partial = (path: string, auth: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1', () => {
+            socket.write(
+              `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${auth}\r\n` +
+                `content-type: application/json\r\ncontent-length: 100000\r\n\r\n{"input":`,
+            );
+          });
+          let text = '';
+          socket.on('data', (chunk) => {
+            text += chunk.toString();
+            if (text.includes('\r\n\r\n') && /\}\s*$/.test(text)) {
+              socket.destroy();
+              resolve(text);
+            }
+          });
+          socket.on('error', reject);
+          socket.setTimeout(5000, () => {
+            socket.destroy();
+            reject(new Error(`no answer before the body was sent: ${text}`));
+          });
+        });
+      const vendor = await partial('/vendor/claude/v1/messages', `Bearer ${a.key}`);
+      expect(vendor).toMatch(/^HTTP\/1\.1 429/);
+      expect(vendor).toMatch(/retry-after: [1-9]/i);
+      expect(vendor).toContain('"rate_limit_error"');
+      const scans = await partial('/backend/v1/scans', `Bearer ${a.key}`);
+      expect(scans).toMatch(/^HTTP\/1\.1 429/);
+      expect(scans).toContain('bytes a second of model-call bodies');
+      // Another tenant's call goes through.
+      const other = await http(url, 'POST', '/vendor/claude/v1/messages', {
+        auth: `Bearer ${b.key}`,
+        body: { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(other.status).toBe(200);
     } finally {
       await app.close();
     }

@@ -13,14 +13,16 @@ import { memoizeValidationMetadata } from '@bastion/platform';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { ErrorCode } from '@bastion/contracts';
+import { AccessGuard } from './access/access.guard';
 import { ACCESS_POLICY, isDocsRoute, ruleKey } from './access/access-policy.table';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { errorStyleFor, renderError } from './errors/error-renderer';
 import { GatewayModule } from './gateway.module';
-import { registerJsonBodyParser } from './http/json-body';
+import { isTenantGated, registerJsonBodyParser } from './http/json-body';
 import { completeOpenApi } from './http/openapi';
 import { requestIdFor } from './http/request-id';
 import { httpValidationPipe } from './http/validation.pipe';
+import { TenantGate } from './proxy/tenant-gate';
 import { PhaseMetrics } from './timing/phase-metrics';
 import { type PhaseTimings, serverTimingHeader } from './timing/server-timing';
 
@@ -96,6 +98,28 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     if (span.recording) reply.raw.once('close', () => span.end(reply.raw.statusCode));
     requestContext.enterWith({ requestId: String(req.id), trace: span.ctx });
     done();
+  });
+  // A tenant over its model-call rate is refused before its body is read: TenantGate would refuse
+  // the call once read, and reading (and parsing) megabytes only to refuse them is work every other
+  // tenant's requests wait behind on this event loop.
+  const gate = app.get(TenantGate);
+  const access = app.get(AccessGuard);
+  fastify.addHook('preParsing', async (req, reply, payload) => {
+    if (!isTenantGated(req)) return payload;
+    const principal = await access.admitted(req);
+    const refused = principal && gate.refusal(principal.tenant);
+    if (!refused) return payload;
+    // For the request log line, as a call refused later would have it.
+    (req as { user?: unknown }).user = principal;
+    const rendered = renderError(errorStyleFor(req.url), {
+      code: refused.code,
+      message: refused.message,
+      details: refused.details,
+      requestId: String(req.id),
+      retryAfter: refused.retryAfter,
+    });
+    void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
+    return payload;
   });
   // Server-Timing on every answer whose phases were measured (authentication, service calls).
   fastify.addHook('onSend', (req, reply, payload, done) => {

@@ -75,7 +75,8 @@ export class GatewayModule implements OnApplicationShutdown {
         },
         { provide: JwtVerifier, useFactory: () => new JwtVerifier(config) },
         ApiKeyCache,
-        { provide: APP_GUARD, useClass: AccessGuard },
+        AccessGuard,
+        { provide: APP_GUARD, useExisting: AccessGuard },
         { provide: PhaseMetrics, useValue: phases },
       ],
     };

@@ -43,6 +43,22 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * The principal of a request that its route's rule lets through, or undefined (no rule, a public
+   * route, no valid credential, a refusal, or a credential that cannot be checked now): for checks
+   * made before the body is read. canActivate still decides; this never throws.
+   */
+  async admitted(req: FastifyRequest): Promise<Principal | undefined> {
+    const rule = ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
+    if (!rule || 'public' in rule) return undefined;
+    try {
+      const principal = await this.authenticate(req);
+      return principal && !refusal(rule, principal) ? principal : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private async authenticate(req: FastifyRequest): Promise<Principal | null> {
     const credential = extractToken(req.headers, req.url);
     if (!credential) return null;

@@ -20,6 +20,17 @@ export interface TextBodyRouteConfig {
 export const RAW_JSON_BODY = { rawJsonBody: true } as const;
 
 /**
+ * Route config of a model-call route (the ones behind TenantGate): a tenant over its rate is
+ * refused before its body is read (see bootstrap.ts), as TenantGate would refuse it after.
+ */
+export const TENANT_GATED = { tenantGated: true } as const;
+
+/** Whether a request's route is TENANT_GATED. */
+export function isTenantGated(req: { routeOptions?: { config?: unknown } }): boolean {
+  return (req.routeOptions?.config as Partial<typeof TENANT_GATED> | undefined)?.tenantGated === true;
+}
+
+/**
  * The bytes of a request's body as read (whatever its Content-Length said; 0 for a request with no
  * body, for which no parser runs): what limits and lanes that weigh a body count.
  */

@@ -6,7 +6,7 @@ import { ChatCompletionRequest, type Principal, ProxyRpc, ProxyStreams } from '@
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply } from 'fastify';
-import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
+import { NO_BODY, RAW_JSON_BODY, TENANT_GATED } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ProxyLane } from './proxy-lane';
 import { asksForStream } from './stream-flag';
@@ -30,7 +30,7 @@ export class OpenAiController {
   ) {}
 
   @Post('chat/completions')
-  @RouteConfig(RAW_JSON_BODY)
+  @RouteConfig({ ...RAW_JSON_BODY, ...TENANT_GATED })
   @ApiBody({ type: ChatCompletionRequest })
   @ApiOperation({ summary: 'OpenAI Chat Completions through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({

@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { type Principal, ProxyRpc, ScanRequest, SendPromptRequest } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/messaging';
 import type { FastifyRequest } from 'fastify';
-import { bodyBytesOf } from '../http/json-body';
+import { bodyBytesOf, TENANT_GATED } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ApiReply } from '../http/api-reply';
 import { ProxyLane } from './proxy-lane';
@@ -22,6 +23,7 @@ export class PromptSendController {
   ) {}
 
   @Post('prompts')
+  @RouteConfig(TENANT_GATED)
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a prompt through a provider, scanned both ways; answers the recorded Prompt' })
   @ApiReply('PromptView')
@@ -38,6 +40,7 @@ export class PromptSendController {
   }
 
   @Post('scans')
+  @RouteConfig(TENANT_GATED)
   @HttpCode(200)
   @ApiOperation({ summary: "Scan text with a project's scanners (no model call)" })
   @ApiReply('PromptView')

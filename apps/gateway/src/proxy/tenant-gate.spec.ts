@@ -98,6 +98,19 @@ describe('TenantGate', () => {
       expect(await settled(gate.acquire('a', 1))).toBe(false);
     });
 
+    it('tells, before a body is read, the refusal acquire would give for the rate, and only then', async () => {
+      const gate = paced(1000);
+      expect(gate.refusal('a')).toBeUndefined();
+      (await gate.acquire('a', 2000))();
+      expect(gate.refusal('a')).toBeUndefined();
+      (await gate.acquire('a', 2500))();
+      expect(gate.refusal('a')).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 3 });
+      expect(gate.refusal('b')).toBeUndefined();
+      // 2,500 owed at 1,000 a second: within the longest wait (1 s) after 1.5 s.
+      clock += 1500;
+      expect(gate.refusal('a')).toBeUndefined();
+    });
+
     it('does not hand a tenant a fresh burst for having nothing in flight', async () => {
       const gate = paced();
       (await gate.acquire('a', 1900))();

@@ -70,19 +70,8 @@ export class TenantGate {
       clearTimeout(s.wake);
       s.wake = undefined;
     }
-    this.refill(s);
-    // The wait for the rate: what the tenant owes, and what the calls queued before this one will owe.
-    const owedMs = this.owedMs(s, s.queued);
-    if (owedMs > this.rate.maxWaitMs) {
-      return Promise.reject(
-        new DomainError(
-          ErrorCode.RESOURCE_EXHAUSTED,
-          `this tenant sent more than ${this.rate.bytesPerSecond} bytes a second of model-call bodies; retry later`,
-          [],
-          Math.ceil(owedMs / 1000),
-        ),
-      );
-    }
+    const overRate = this.overRate(s);
+    if (overRate) return Promise.reject(overRate);
     const release = once(() => {
       s.inFlight -= bytes;
       s.running--;
@@ -109,6 +98,16 @@ export class TenantGate {
     });
   }
 
+  /**
+   * The refusal a call of this tenant would get now for the rate, if any: what the gateway answers
+   * before reading a body that `acquire` would refuse anyway (a tenant over its rate sends on, and
+   * each megabyte read and parsed only to be refused costs every other tenant's requests).
+   */
+  refusal(tenant: string): DomainError | undefined {
+    const s = this.tenants.get(tenant);
+    return s ? this.overRate(s) : undefined;
+  }
+
   /** Tenants the gate keeps state for (for tests and metrics). */
   get known(): number {
     return this.tenants.size;
@@ -118,6 +117,19 @@ export class TenantGate {
   load(tenant: string): { running: number; waiting: number; bytes: number } {
     const s = this.tenants.get(tenant);
     return { running: s?.running ?? 0, waiting: s?.waiting.length ?? 0, bytes: s?.inFlight ?? 0 };
+  }
+
+  /** A call that would wait over `maxWaitMs` for the rate (what the tenant owes, and what the calls queued before it will owe) is refused. */
+  private overRate(s: TenantState): DomainError | undefined {
+    this.refill(s);
+    const owedMs = this.owedMs(s, s.queued);
+    if (owedMs <= this.rate.maxWaitMs) return undefined;
+    return new DomainError(
+      ErrorCode.RESOURCE_EXHAUSTED,
+      `this tenant sent more than ${this.rate.bytesPerSecond} bytes a second of model-call bodies; retry later`,
+      [],
+      Math.ceil(owedMs / 1000),
+    );
   }
 
   private fits(s: TenantState, bytes: number): boolean {

@@ -6,7 +6,7 @@ import { MessagesRequest, type Principal, ProxyRpc, ProxyStreams } from '@bastio
 import { NATS_CONNECTION, NatsRpcClient } from '@bastion/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NO_BODY, RAW_JSON_BODY } from '../http/json-body';
+import { NO_BODY, RAW_JSON_BODY, TENANT_GATED } from '../http/json-body';
 import { RequestId } from '../http/request-id.decorator';
 import { ProviderParams } from './provider-params';
 import { ProxyLane } from './proxy-lane';
@@ -34,7 +34,7 @@ export class VendorController {
   ) {}
 
   @Post('messages')
-  @RouteConfig(RAW_JSON_BODY)
+  @RouteConfig({ ...RAW_JSON_BODY, ...TENANT_GATED })
   @ApiBody({ type: MessagesRequest })
   @ApiOperation({ summary: 'Anthropic Messages API through the guardrails (JSON, or SSE with stream: true)' })
   @ApiOkResponse({
