@@ -394,7 +394,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   });
 
   it('refuses a tenant over its byte rate before reading its body, in the route error shape, and only that tenant', async () => {
-    // 1,024 bytes a second with 1,024 at once: a call of 6,000 bytes leaves its tenant owing about 5 s.
+    // 1,024 bytes a second with 1,024 at once: a call of 12,000 bytes leaves its tenant owing about 11 s.
     const { app, url } = await startGateway(undefined, {
       MODEL_CALL_TENANT_BYTES_PER_SECOND: '1024',
       MODEL_CALL_TENANT_BURST_BYTES: '1024',
@@ -402,7 +402,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     try {
       const a = await setup();
       const b = await setup();
-      const big = { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x'.repeat(6000) }] };
+      const big = { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x'.repeat(12_000) }] };
       const first = await http(url, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${a.key}`, body: big });
       expect(first.status).toBe(200);
       // Headers and 10 bytes of a body said to be 100,000 bytes long: the answer comes without the rest.
@@ -432,6 +432,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       const vendor = await partial('/vendor/claude/v1/messages', `Bearer ${a.key}`);
       expect(vendor).toMatch(/^HTTP\/1\.1 429/);
       expect(vendor).toMatch(/retry-after: [1-9]/i);
+      expect(vendor).toMatch(/x-request-id: \S+/i);
       expect(vendor).toContain('"rate_limit_error"');
       const scans = await partial('/backend/v1/scans', `Bearer ${a.key}`);
       expect(scans).toMatch(/^HTTP\/1\.1 429/);

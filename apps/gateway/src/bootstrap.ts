@@ -99,9 +99,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     requestContext.enterWith({ requestId: String(req.id), trace: span.ctx });
     done();
   });
-  // A tenant over its model-call rate is refused before its body is read: TenantGate would refuse
-  // the call once read, and reading (and parsing) megabytes only to refuse them is work every other
-  // tenant's requests wait behind on this event loop.
+  // A tenant over its model-call rate is refused once the headers are read: TenantGate would refuse
+  // the call after its body, and buffering (and parsing) megabytes only to refuse them is work every
+  // other tenant's requests wait behind on this event loop. Node still takes the unread body off the
+  // socket, in chunks it drops at once, so the connection stays usable.
   const gate = app.get(TenantGate);
   const access = app.get(AccessGuard);
   fastify.addHook('preParsing', async (req, reply, payload) => {

@@ -18,6 +18,7 @@ import { requestTimings } from '../timing/phase-metrics';
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly verified: VerifiedTokenCache<Principal>;
+  private readonly checked = new WeakMap<FastifyRequest, Promise<Principal | null>>();
 
   constructor(
     private readonly jwt: JwtVerifier,
@@ -32,10 +33,7 @@ export class AccessGuard implements CanActivate {
     const rule = ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
     if (!rule) throw DomainError.permissionDenied('this route has no access rule');
     if ('public' in rule) return true;
-    const started = performance.now();
-    const principal = await this.authenticate(req).finally(
-      () => (requestTimings(req).auth = performance.now() - started),
-    );
+    const principal = await this.authenticateOnce(req);
     if (!principal) throw new DomainError(ErrorCode.UNAUTHENTICATED, 'missing or invalid bearer token');
     const why = refusal(rule, principal);
     if (why) throw DomainError.permissionDenied(why);
@@ -52,11 +50,26 @@ export class AccessGuard implements CanActivate {
     const rule = ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
     if (!rule || 'public' in rule) return undefined;
     try {
-      const principal = await this.authenticate(req);
+      const principal = await this.authenticateOnce(req);
       return principal && !refusal(rule, principal) ? principal : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A request's credential is checked once however often it is asked (before its body is read, then
+   * by canActivate): a caller with a bad one costs one signature check or key lookup, not two.
+   * Records the `auth` phase.
+   */
+  private authenticateOnce(req: FastifyRequest): Promise<Principal | null> {
+    let pending = this.checked.get(req);
+    if (!pending) {
+      const started = performance.now();
+      pending = this.authenticate(req).finally(() => (requestTimings(req).auth = performance.now() - started));
+      this.checked.set(req, pending);
+    }
+    return pending;
   }
 
   private async authenticate(req: FastifyRequest): Promise<Principal | null> {

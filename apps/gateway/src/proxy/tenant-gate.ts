@@ -100,8 +100,8 @@ export class TenantGate {
 
   /**
    * The refusal a call of this tenant would get now for the rate, if any: what the gateway answers
-   * before reading a body that `acquire` would refuse anyway (a tenant over its rate sends on, and
-   * each megabyte read and parsed only to be refused costs every other tenant's requests).
+   * before taking in a body that `acquire` would refuse anyway (a tenant over its rate sends on, and
+   * each megabyte buffered and parsed only to be refused costs every other tenant's requests).
    */
   refusal(tenant: string): DomainError | undefined {
     const s = this.tenants.get(tenant);

@@ -269,17 +269,35 @@ describe('ScanPool', () => {
       it('keeps scanning here for a tenant whose scan ran over the inline budget by the wall clock only (descheduled)', async () => {
         // The regex and the PII scanner: the first one's scan seems to take 10 ms of wall time (the
         // clock jumps as when this thread waits for a core), so the second finds the budget spent.
+        // This thread's CPU clock advances by `charged` ms per scan.
         const two = (): ScanJob => ({ scanners: [scanners[0], scanners[1]], text, limitMs: 5000, spentMs: 0 });
-        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineScanMs: 5 });
+        let cpu = 0;
+        let charged = 0;
+        pool = standIn({
+          script: join(dir, 'from-sources.js'),
+          ...roomy,
+          inlineScanMs: 5,
+          threadCpu: () => (cpu += charged),
+        });
         await pool.run('t', two());
-        let clock = performance.now();
-        const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
-        try {
-          expect(pool.tryInline('t', two())).toBeUndefined();
-        } finally {
-          now.mockRestore();
-        }
-        // Its CPU time was well under 5 ms: the tenant's next scans still run here.
+        const descheduled = (tenant: string) => {
+          let clock = performance.now();
+          const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+          try {
+            return pool.tryInline(tenant, two());
+          } finally {
+            now.mockRestore();
+          }
+        };
+        // Charged less than half the inline budget: the tenant's next scans still run here.
+        charged = 2;
+        expect(descheduled('t')).toBeUndefined();
+        expect(pool.tryInline('t', two())).toBeDefined();
+        // Charged half of it or more (a clock tick of 4 ms or more): they go to the workers.
+        charged = 4;
+        expect(descheduled('u')).toBeUndefined();
+        charged = 0;
+        expect(pool.tryInline('u', two())).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeDefined();
       });
 

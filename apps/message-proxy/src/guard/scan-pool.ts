@@ -17,7 +17,10 @@ import {
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
-/** How long a tenant's scans stay on the workers after one ran over INLINE_SCAN_MS inline (ms). */
+/**
+ * How long a tenant's scans stay on the workers after one ran over INLINE_SCAN_MS inline and was
+ * charged at least half of it in CPU time (ms): a slow scan, not a quick one descheduled.
+ */
 export const INLINE_OFF_MS = 10_000;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
@@ -69,6 +72,8 @@ export interface ScanPoolOptions {
   /** Scan time and worker-measured compile time (ms) an inline job may take (default INLINE_SCAN_MS, INLINE_COMPILE_MS). */
   inlineScanMs?: number;
   inlineCompileMs?: number;
+  /** This thread's CPU time (ms), undefined where Node cannot tell (default threadCpuMs; tests give their own). */
+  threadCpu?: () => number | undefined;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -172,9 +177,13 @@ export class ScanPool {
    * round trip costs more than a short scan.
    */
   async scan(tenant: string, job: ScanJob): Promise<ScanJobResult> {
-    const wait = this.debtWaitMs(tenant);
-    if (wait > 0 && wait <= (this.options.maxDebtWaitMs ?? 3000) && this.inlineCandidate(tenant, job)) {
-      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1));
+    const maxWait = this.options.maxDebtWaitMs ?? 3000;
+    const until = Date.now() + maxWait;
+    // Other scans of the tenant may take the credit first: wait again, within the same limit in all.
+    for (;;) {
+      const wait = this.debtWaitMs(tenant);
+      if (wait <= 0 || Date.now() + wait > until || !this.inlineCandidate(tenant, job)) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1).unref());
     }
     return this.tryInline(tenant, job) ?? this.run(tenant, job);
   }
@@ -185,18 +194,20 @@ export class ScanPool {
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
    * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
    * to a worker with the budget it had, so the caller's thread is held up that long at most; when
-   * the scan also cost this thread that much CPU (it was slow, not descheduled), the tenant's scans
-   * go to the workers for INLINE_OFF_MS. Inline scans count toward the tenant's CPU share (and its
-   * being costly) as a worker's do.
+   * the scan was also charged at least half of that in CPU time (it was slow, not descheduled; a
+   * thread's CPU time advances in clock ticks of 4-10 ms, so a scan of 5 ms is charged at least one
+   * tick of 4 ms, and a quick one rarely any), the tenant's scans go to the workers for INLINE_OFF_MS.
+   * Inline scans count toward the tenant's CPU share (and its being costly) as a worker's do.
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
     if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
-    const cpuBefore = threadCpuMs();
+    const cpu = this.options.threadCpu ?? threadCpuMs;
+    const cpuBefore = cpu();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
-    const cpuAfter = threadCpuMs();
+    const cpuAfter = cpu();
     // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
     this.account(tenant, cost);
@@ -204,7 +215,7 @@ export class ScanPool {
     // full budget. Only a scan that was slow in CPU time sends the tenant's next scans there too: on
     // a loaded machine a quick scan is often descheduled past its wall-clock limit.
     if (!result.scanners.some((o) => 'overLimit' in o)) return result;
-    if (cost >= inlineMs) this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+    if (cost >= inlineMs / 2) this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
     return undefined;
   }
 
