@@ -379,16 +379,12 @@ function record(
     customConfig: !g.builtIn,
     startedDate,
     completedDate,
+    // What the record keeps of the version (ScannerVersionRef); views show the rest of the spec's meta empty.
     scannerVersionMeta: {
       id: g.resolvedVersion.id,
       name: g.resolvedVersion.name,
       published: g.resolvedVersion.published,
       direction: g.resolvedVersion.direction,
-      description: '',
-      createdAt: '',
-      createdBy: '',
-      f1Score: null,
-      latestDatasetResult: null,
     },
   };
 }

@@ -267,22 +267,23 @@ describe('ScanPool', () => {
       });
 
       it('keeps scanning here for a tenant whose scan ran over the inline budget by the wall clock only (descheduled)', async () => {
-        // The regex and the PII scanner: the first one's scan seems to take 10 ms of wall time (the
-        // clock jumps as when this thread waits for a core), so the second finds the budget spent.
-        // This thread's CPU clock advances by `charged` ms per scan.
+        // The regex and the PII scanner: the first one's scan seems to take 100 ms of wall time (the
+        // clock jumps as when this thread waits for a core), so the second finds the budget (50 ms)
+        // spent. This thread's CPU clock advances by `charged` ms per scan. 50 ms leaves the scans
+        // with the real clock room on a loaded machine (compiling here included).
         const two = (): ScanJob => ({ scanners: [scanners[0], scanners[1]], text, limitMs: 5000, spentMs: 0 });
         let cpu = 0;
         let charged = 0;
         pool = standIn({
           script: join(dir, 'from-sources.js'),
           ...roomy,
-          inlineScanMs: 5,
+          inlineScanMs: 50,
           threadCpu: () => (cpu += charged),
         });
         await pool.run('t', two());
         const descheduled = (tenant: string) => {
           let clock = performance.now();
-          const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+          const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 100));
           try {
             return pool.tryInline(tenant, two());
           } finally {
@@ -290,11 +291,11 @@ describe('ScanPool', () => {
           }
         };
         // Charged less than half the inline budget: the tenant's next scans still run here.
-        charged = 2;
+        charged = 20;
         expect(descheduled('t')).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeDefined();
-        // Charged half of it or more (a clock tick of 4 ms or more): they go to the workers.
-        charged = 4;
+        // Charged half of it or more: they go to the workers.
+        charged = 30;
         expect(descheduled('u')).toBeUndefined();
         charged = 0;
         expect(pool.tryInline('u', two())).toBeUndefined();

@@ -7,6 +7,7 @@ import {
   type PromptView,
   ProxyEventContracts,
   type ScannerResultRecord,
+  scannerVersionMetaView,
 } from '@bastion/contracts';
 import { type EventGroups, EventPublisher } from '@bastion/messaging';
 import type { Logger } from 'pino';
@@ -128,7 +129,10 @@ export function promptView(e: PromptRecordedEvent): PromptView {
       response: e.result.response,
       files: e.result.files,
       providerResult: e.result.providerResult,
-      scannerResults: e.result.scannerResults.map((r) => ({ ...r, scannerVersionMeta: r.scannerVersionMeta ?? null })),
+      scannerResults: e.result.scannerResults.map((r) => ({
+        ...r,
+        scannerVersionMeta: scannerVersionMetaView(r.scannerVersionMeta),
+      })),
     },
   };
 }

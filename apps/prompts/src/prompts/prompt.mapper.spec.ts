@@ -161,6 +161,25 @@ describe('prompt mapping', () => {
     ]);
   });
 
+  it("stores what a record knows of a scanner version, and shows the spec's whole meta, the rest empty", () => {
+    const ref = { id: 'v1', name: 'cards', published: true, direction: 'both' as const };
+    const empty = { description: '', createdAt: '', createdBy: '', f1Score: null, latestDatasetResult: null };
+    // As the proxy records it now, and as records from before carried it (the rest empty already).
+    for (const meta of [ref, { ...ref, ...empty }]) {
+      const row = promptRow(
+        record({ result: { ...record().result, scannerResults: [{ ...scanner, scannerVersionMeta: meta }] } }),
+      );
+      expect((row.scannerResults as { scannerVersionMeta: unknown }[])[0].scannerVersionMeta).toEqual(ref);
+      expect(promptView(stored(row)).result.scannerResults[0].scannerVersionMeta).toEqual({ ...ref, ...empty });
+    }
+    // A row stored before, with the whole meta, reads the same.
+    const before = {
+      ...promptRow(record()),
+      scannerResults: [{ ...scanner, scannerVersionMeta: { ...ref, ...empty } }],
+    };
+    expect(promptView(stored(before)).result.scannerResults[0].scannerVersionMeta).toEqual({ ...ref, ...empty });
+  });
+
   it('replaces NUL characters and unpaired surrogates, which Postgres cannot store, everywhere in the JSON of a record', () => {
     const row = promptRow(
       record({ input: 'a\u0000b\ud83d', memory: ['\u0000'], externalMetadata: { 'k\u0000': ['v\ude00'] } }),

@@ -1,13 +1,15 @@
-import type {
-  PromptFileView,
-  PromptOutcome,
-  PromptRecordedEvent,
-  PromptResultView,
-  PromptTemplateView,
-  PromptView,
-  StoredScanView,
-  ScannerResultView,
-  ScannerVersionMeta,
+import {
+  type PromptFileView,
+  type PromptOutcome,
+  type PromptRecordedEvent,
+  type PromptResultView,
+  type PromptTemplateView,
+  type PromptView,
+  type StoredScanView,
+  type ScannerResultView,
+  type ScannerVersionMeta,
+  type ScannerVersionRef,
+  scannerVersionMetaView,
 } from '@bastion/contracts';
 import { Prisma, type Prompt, type PromptTemplate } from '../generated/prisma/client';
 
@@ -58,7 +60,7 @@ export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput 
     providerResult: r.providerResult
       ? (providerResultView(r.providerResult as unknown as Loose) as Json)
       : Prisma.DbNull,
-    scannerResults: (r.scannerResults ?? []).map((s) => scannerResultView(s as unknown as Loose)) as unknown as Json,
+    scannerResults: (r.scannerResults ?? []).map((s) => scannerResultRow(s as unknown as Loose)) as unknown as Json,
   };
 }
 
@@ -144,6 +146,20 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
 
 function scannerResultView(s: Loose): ScannerResultView {
   return {
+    ...scannerResultRow(s),
+    scannerVersionMeta: scannerVersionMetaView(s.scannerVersionMeta as Partial<ScannerVersionMeta> | null | undefined),
+  };
+}
+
+/**
+ * A scanner result as stored: the spec's fields, its version as recorded (ScannerVersionRef; the
+ * rest of the spec's meta is filled in, empty, when it is shown).
+ */
+function scannerResultRow(s: Loose): Omit<ScannerResultView, 'scannerVersionMeta'> & {
+  scannerVersionMeta: ScannerVersionRef | null;
+} {
+  const meta = s.scannerVersionMeta as Partial<ScannerVersionRef> | null | undefined;
+  return {
     scannerId: String(s.scannerId ?? ''),
     outcome: s.outcome as ScannerResultView['outcome'],
     scanDirection: s.scanDirection as ScannerResultView['scanDirection'],
@@ -152,6 +168,13 @@ function scannerResultView(s: Loose): ScannerResultView {
     customConfig: s.customConfig === true,
     startedDate: String(s.startedDate ?? ''),
     completedDate: String(s.completedDate ?? ''),
-    scannerVersionMeta: (s.scannerVersionMeta ?? null) as ScannerVersionMeta | null,
+    scannerVersionMeta: meta
+      ? {
+          id: String(meta.id ?? ''),
+          name: String(meta.name ?? ''),
+          published: meta.published === true,
+          direction: meta.direction as ScannerVersionRef['direction'],
+        }
+      : null,
   };
 }

@@ -30,6 +30,28 @@ export interface ScannerVersionMeta {
   published: boolean;
 }
 
+/**
+ * What a prompt record keeps of the scanner version that ran: the fields the proxy knows at scan
+ * time. The rest of the spec's meta (dates, author, description, scores) is the projects service's
+ * and is shown empty (scannerVersionMetaView); records stored before kept it empty too.
+ */
+export type ScannerVersionRef = Pick<ScannerVersionMeta, 'id' | 'name' | 'published' | 'direction'>;
+
+/** The spec's Scanner version meta of a recorded result: the recorded fields, the rest empty. */
+export function scannerVersionMetaView(
+  meta: ScannerVersionRef | Partial<ScannerVersionMeta> | null | undefined,
+): ScannerVersionMeta | null {
+  if (!meta) return null;
+  return {
+    description: '',
+    createdAt: '',
+    createdBy: '',
+    f1Score: null,
+    latestDatasetResult: null,
+    ...meta,
+  } as ScannerVersionMeta;
+}
+
 /** The spec's Scanner result: one scanner's verdict on one direction of one prompt. */
 export class ScannerResultRecord {
   @IsString()
@@ -56,9 +78,10 @@ export class ScannerResultRecord {
   @IsISO8601()
   completedDate!: string;
 
+  /** The version that ran (ScannerVersionRef; records stored before this carry the spec's whole meta). */
   @IsOptional()
   @IsObject()
-  scannerVersionMeta?: ScannerVersionMeta | null;
+  scannerVersionMeta?: ScannerVersionRef | ScannerVersionMeta | null;
 }
 
 export class ProviderResultRecord {
