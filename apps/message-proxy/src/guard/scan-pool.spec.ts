@@ -240,7 +240,7 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', quick())).toBeUndefined();
       });
 
-      it("sends a tenant's scans to the workers for a while once one ran over the inline budget, not for a spent request's", async () => {
+      it("sends a tenant's scans to the workers for a while once three ran over the inline budget within a second, not for a spent request's", async () => {
         // One "a" and no "b": the first branch reads the whole text before the second matches, in one
         // step no budget check can interrupt.
         const slow: ScanJob = {
@@ -259,27 +259,23 @@ describe('ScanPool', () => {
         // thread goes on scanning the tenant's short texts.
         expect(pool.tryInline('t', { ...short, spentMs: 4999.5 })).toBeUndefined();
         expect(pool.tryInline('t', short)).toBeDefined();
-        // Making 4,000,000 characters canonical and reading them takes well over 5 ms: the tenant's next
-        // scans go to the workers.
+        // Making 4,000,000 characters canonical and reading them takes well over 5 ms: once is not
+        // enough to tell a slow tenant (a quick scan runs over when its thread is descheduled), three
+        // times within a second is, and the tenant's next scans go to the workers.
+        expect(pool.tryInline('t', slow)).toBeUndefined();
+        expect(pool.tryInline('t', short)).toBeDefined();
+        expect(pool.tryInline('t', slow)).toBeUndefined();
         expect(pool.tryInline('t', slow)).toBeUndefined();
         expect(pool.tryInline('t', short)).toBeUndefined();
         expect(pool.tryInline('other', short)).toBeDefined();
       });
 
-      it('keeps scanning here for a tenant whose scan ran over the inline budget by the wall clock only (descheduled)', async () => {
+      it('keeps scanning here for a tenant whose scan ran over the inline budget once (descheduled), not thrice', async () => {
         // The regex and the PII scanner: the first one's scan seems to take 100 ms of wall time (the
         // clock jumps as when this thread waits for a core), so the second finds the budget (50 ms)
-        // spent. This thread's CPU clock advances by `charged` ms per scan. 50 ms leaves the scans
-        // with the real clock room on a loaded machine (compiling here included).
+        // spent. 50 ms leaves the scans with the real clock room on a loaded machine.
         const two = (): ScanJob => ({ scanners: [scanners[0], scanners[1]], text, limitMs: 5000, spentMs: 0 });
-        let cpu = 0;
-        let charged = 0;
-        pool = standIn({
-          script: join(dir, 'from-sources.js'),
-          ...roomy,
-          inlineScanMs: 50,
-          threadCpu: () => (cpu += charged),
-        });
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineScanMs: 50 });
         await pool.run('t', two());
         const descheduled = (tenant: string) => {
           let clock = performance.now();
@@ -290,16 +286,14 @@ describe('ScanPool', () => {
             now.mockRestore();
           }
         };
-        // Charged less than half the inline budget: the tenant's next scans still run here.
-        charged = 20;
         expect(descheduled('t')).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeDefined();
-        // Charged half of it or more: they go to the workers.
-        charged = 30;
-        expect(descheduled('u')).toBeUndefined();
-        charged = 0;
-        expect(pool.tryInline('u', two())).toBeUndefined();
+        expect(descheduled('t')).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeDefined();
+        // The third within a second: the tenant's scans go to the workers, and only its own.
+        expect(descheduled('t')).toBeUndefined();
+        expect(pool.tryInline('t', two())).toBeUndefined();
+        expect(pool.tryInline('u', two())).toBeDefined();
       });
 
       it('makes a tenant over its CPU share wait, then scans its short text here rather than on a worker', async () => {

@@ -18,10 +18,15 @@ import {
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
 /**
- * How long a tenant's scans stay on the workers after one ran over INLINE_SCAN_MS inline and was
- * charged at least half of it in CPU time (ms): a slow scan, not a quick one descheduled.
+ * How long a tenant's scans stay on the workers (ms) after INLINE_OVERRUNS of its inline scans ran
+ * over INLINE_SCAN_MS within INLINE_OVERRUN_WINDOW_MS: a slow tenant's scans all do, while a quick
+ * scan runs over only when its thread is descheduled, which on a loaded machine happens now and then.
+ * (The thread's CPU time cannot tell the two apart: Linux updates it at clock ticks and context
+ * switches, so a quick scan that was descheduled may read as several milliseconds.)
  */
 export const INLINE_OFF_MS = 10_000;
+export const INLINE_OVERRUNS = 3;
+export const INLINE_OVERRUN_WINDOW_MS = 1_000;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
 
@@ -72,8 +77,6 @@ export interface ScanPoolOptions {
   /** Scan time and worker-measured compile time (ms) an inline job may take (default INLINE_SCAN_MS, INLINE_COMPILE_MS). */
   inlineScanMs?: number;
   inlineCompileMs?: number;
-  /** This thread's CPU time (ms), undefined where Node cannot tell (default threadCpuMs; tests give their own). */
-  threadCpu?: () => number | undefined;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
 }
@@ -121,6 +124,8 @@ export class ScanPool {
   private wakeUp?: { timer: NodeJS.Timeout; at: number };
   /** Tenants whose scans run only on the workers until when (ms since the epoch): one was costly inline. */
   private readonly inlineOffUntil = new Map<string, number>();
+  /** Each tenant's inline scans over the limit since `since` (ms since the epoch). */
+  private readonly overruns = new Map<string, { since: number; count: number }>();
   /** What compiling each scanner version took on a worker (ms, by scannerKey), as the workers reported. */
   private readonly compileCosts = new Map<string, number>();
   private readonly script: string;
@@ -193,30 +198,41 @@ export class ScanPool {
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
    * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
-   * to a worker with the budget it had, so the caller's thread is held up that long at most; when
-   * the scan was also charged at least half of that in CPU time (it was slow, not descheduled; a
-   * thread's CPU time advances in clock ticks of 4-10 ms, so a scan of 5 ms is charged at least one
-   * tick of 4 ms, and a quick one rarely any), the tenant's scans go to the workers for INLINE_OFF_MS.
-   * Inline scans count toward the tenant's CPU share (and its being costly) as a worker's do.
+   * to a worker with the budget it had, so the caller's thread is held up that long at most; after
+   * INLINE_OVERRUNS such within INLINE_OVERRUN_WINDOW_MS, the tenant's scans go to the workers for
+   * INLINE_OFF_MS. Inline scans count toward the tenant's CPU share (and its being costly) as a
+   * worker's do.
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
     if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
-    const cpu = this.options.threadCpu ?? threadCpuMs;
-    const cpuBefore = cpu();
+    const cpuBefore = threadCpuMs();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
-    const cpuAfter = cpu();
+    const cpuAfter = threadCpuMs();
     // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
     const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
     this.account(tenant, cost);
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
-    // full budget. Only a scan that was slow in CPU time sends the tenant's next scans there too: on
-    // a loaded machine a quick scan is often descheduled past its wall-clock limit.
+    // full budget.
     if (!result.scanners.some((o) => 'overLimit' in o)) return result;
-    if (cost >= inlineMs / 2) this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+    this.overran(tenant);
     return undefined;
+  }
+
+  /** Counts an inline scan of the tenant that ran over its limit; enough of them close together turn its inline scans off. */
+  private overran(tenant: string): void {
+    const now = Date.now();
+    const recent = this.overruns.get(tenant);
+    if (!recent || now - recent.since > INLINE_OVERRUN_WINDOW_MS) {
+      // Tenants with one old overrun each are all this map holds: start over rather than grow.
+      if (this.overruns.size >= 10_000) this.overruns.clear();
+      this.overruns.set(tenant, { since: now, count: 1 });
+    } else if (++recent.count >= INLINE_OVERRUNS) {
+      this.overruns.delete(tenant);
+      this.inlineOffUntil.set(tenant, now + INLINE_OFF_MS);
+    }
   }
 
   /** Everything tryInline asks of a job but the tenant's CPU balance. */
