@@ -354,15 +354,22 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(prompts).toHaveLength(3);
   });
 
+  /** Runs `test` against a gateway of its own with these settings, and two tenants (A and B) set up. */
+  async function withGatewayOf(
+    env: Record<string, string>,
+    test: (url: string, a: Awaited<ReturnType<typeof setup>>, b: Awaited<ReturnType<typeof setup>>) => Promise<void>,
+  ): Promise<void> {
+    const { app, url } = await startGateway(undefined, env);
+    try {
+      await test(url, await setup(), await setup());
+    } finally {
+      await app.close();
+    }
+  }
+
   it("queues a tenant's model calls past its bytes in flight behind its own, never in front of another tenant's", async () => {
     // A gateway that lets a tenant have 1 KB of bodies in flight and one call waiting.
-    const { app, url } = await startGateway(undefined, {
-      MODEL_CALL_TENANT_BYTES: '1024',
-      MODEL_CALL_TENANT_QUEUE: '1',
-    });
-    try {
-      const a = await setup();
-      const b = await setup();
+    await withGatewayOf({ MODEL_CALL_TENANT_BYTES: '1024', MODEL_CALL_TENANT_QUEUE: '1' }, async (url, a, b) => {
       upstream.answerDelayMs = 400;
       const body = (content: string) => ({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content }] });
       const call = async (key: string, content: string) => {
@@ -388,20 +395,13 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       // A's third found the waiting room (one call) full: a 429 in Anthropic's shape.
       expect(a3.status).toBe(429);
       expect(a3.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
-    } finally {
-      await app.close();
-    }
+    });
   });
 
   it('refuses a tenant over its byte rate before reading its body, in the route error shape, and only that tenant', async () => {
     // 1,024 bytes a second with 1,024 at once: a call of 12,000 bytes leaves its tenant owing about 11 s.
-    const { app, url } = await startGateway(undefined, {
-      MODEL_CALL_TENANT_BYTES_PER_SECOND: '1024',
-      MODEL_CALL_TENANT_BURST_BYTES: '1024',
-    });
-    try {
-      const a = await setup();
-      const b = await setup();
+    const rate = { MODEL_CALL_TENANT_BYTES_PER_SECOND: '1024', MODEL_CALL_TENANT_BURST_BYTES: '1024' };
+    await withGatewayOf(rate, async (url, a, b) => {
       const big = { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x'.repeat(12_000) }] };
       const first = await http(url, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${a.key}`, body: big });
       expect(first.status).toBe(200);
@@ -443,9 +443,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
         body: { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
       });
       expect(other.status).toBe(200);
-    } finally {
-      await app.close();
-    }
+    });
   });
 
   it('passes text beyond ASCII on as the bytes received, JSON and stream, and records it as sent', async () => {
