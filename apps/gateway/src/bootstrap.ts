@@ -10,6 +10,7 @@ import {
   startHttpServerSpan,
 } from '@bastion/observability';
 import { memoizeValidationMetadata } from '@bastion/platform';
+import type { preParsingAsyncHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config';
 import { ErrorCode } from '@bastion/contracts';
@@ -103,24 +104,21 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   // the call after its body, and buffering (and parsing) megabytes only to refuse them is work every
   // other tenant's requests wait behind on this event loop. Node still takes the unread body off the
   // socket, in chunks it drops at once, so the connection stays usable.
+  // Only on the TENANT_GATED routes (added as each route is), and thrown, so that the error leaves
+  // through AllExceptionsFilter in the route's shape, as TenantGate's own refusal would.
   const gate = app.get(TenantGate);
   const access = app.get(AccessGuard);
-  fastify.addHook('preParsing', async (req, reply, payload) => {
-    if (!isTenantGated(req)) return payload;
+  const refuseOverRate: preParsingAsyncHookHandler = async (req, _reply, payload) => {
     const principal = await access.admitted(req);
     const refused = principal && gate.refusal(principal.tenant);
     if (!refused) return payload;
     // For the request log line, as a call refused later would have it.
     (req as { user?: unknown }).user = principal;
-    const rendered = renderError(errorStyleFor(req.url), {
-      code: refused.code,
-      message: refused.message,
-      details: refused.details,
-      requestId: String(req.id),
-      retryAfter: refused.retryAfter,
-    });
-    void reply.status(rendered.status).headers(rendered.headers).send(rendered.body);
-    return payload;
+    throw refused;
+  };
+  fastify.addHook('onRoute', (route) => {
+    if (isTenantGated({ routeOptions: { config: route.config } }))
+      route.preParsing = [route.preParsing ?? []].flat().concat(refuseOverRate);
   });
   // Server-Timing on every answer whose phases were measured (authentication, service calls).
   fastify.addHook('onSend', (req, reply, payload, done) => {

@@ -30,7 +30,7 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
-    const rule = ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
+    const rule = ruleOf(req);
     if (!rule) throw DomainError.permissionDenied('this route has no access rule');
     if ('public' in rule) return true;
     const principal = await this.authenticateOnce(req);
@@ -47,7 +47,7 @@ export class AccessGuard implements CanActivate {
    * made before the body is read. canActivate still decides; this never throws.
    */
   async admitted(req: FastifyRequest): Promise<Principal | undefined> {
-    const rule = ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
+    const rule = ruleOf(req);
     if (!rule || 'public' in rule) return undefined;
     try {
       const principal = await this.authenticateOnce(req);
@@ -83,4 +83,9 @@ export class AccessGuard implements CanActivate {
     if (principal) this.verified.set(credential, principal, now);
     return principal;
   }
+}
+
+/** The access rule of a request's route (undefined: the route has none). */
+function ruleOf(req: FastifyRequest): (typeof ACCESS_POLICY)[string] | undefined {
+  return ACCESS_POLICY[ruleKey(req.method, req.routeOptions?.url ?? '')];
 }
