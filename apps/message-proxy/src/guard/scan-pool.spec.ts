@@ -240,7 +240,7 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', quick())).toBeUndefined();
       });
 
-      it("sends a tenant's scans to the workers for a while once three ran over the inline budget within a second, not for a spent request's", async () => {
+      it("sends a tenant's scans to the workers for a while once three ran over the inline budget within 10 s, not for a spent request's", async () => {
         // One "a" and no "b": the first branch reads the whole text before the second matches, in one
         // step no budget check can interrupt.
         const slow: ScanJob = {
@@ -261,7 +261,7 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', short)).toBeDefined();
         // Making 4,000,000 characters canonical and reading them takes well over 5 ms: once is not
         // enough to tell a slow tenant (a quick scan runs over when its thread is descheduled), three
-        // times within a second is, and the tenant's next scans go to the workers.
+        // times within 10 s is, and the tenant's next scans go to the workers.
         expect(pool.tryInline('t', slow)).toBeUndefined();
         expect(pool.tryInline('t', short)).toBeDefined();
         expect(pool.tryInline('t', slow)).toBeUndefined();
@@ -290,7 +290,7 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', two())).toBeDefined();
         expect(descheduled('t')).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeDefined();
-        // The third within a second: the tenant's scans go to the workers, and only its own.
+        // The third within 10 s: the tenant's scans go to the workers, and only its own.
         expect(descheduled('t')).toBeUndefined();
         expect(pool.tryInline('t', two())).toBeUndefined();
         expect(pool.tryInline('u', two())).toBeDefined();

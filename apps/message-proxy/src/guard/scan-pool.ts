@@ -26,7 +26,7 @@ export const INLINE_SCAN_MS = 5;
  */
 export const INLINE_OFF_MS = 10_000;
 export const INLINE_OVERRUNS = 3;
-export const INLINE_OVERRUN_WINDOW_MS = 1_000;
+export const INLINE_OVERRUN_WINDOW_MS = INLINE_OFF_MS;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
 
@@ -122,7 +122,7 @@ export class ScanPool {
   /** Each tenant's CPU balance (ms; negative: in debt), as of `at` (ms since the epoch). */
   private readonly credit = new Map<string, { balance: number; at: number }>();
   private wakeUp?: { timer: NodeJS.Timeout; at: number };
-  /** Tenants whose scans run only on the workers until when (ms since the epoch): one was costly inline. */
+  /** Tenants whose scans run only on the workers until when (ms since the epoch): INLINE_OVERRUNS of them ran over inline. */
   private readonly inlineOffUntil = new Map<string, number>();
   /** Each tenant's inline scans over the limit since `since` (ms since the epoch). */
   private readonly overruns = new Map<string, { since: number; count: number }>();
