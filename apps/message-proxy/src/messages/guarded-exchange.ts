@@ -10,6 +10,7 @@ import {
   type Principal,
   type PromptRecordedEvent,
   type ScannerResultRecord,
+  scannerVersionMetaView,
 } from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
@@ -514,7 +515,11 @@ export function caiError(results: ScannerResultRecord[]): {
   outcome: 'blocked';
   scanner_results: ScannerResultRecord[];
 } {
-  return { outcome: 'blocked', scanner_results: results };
+  // As the API shows a recorded result: the spec's whole version meta.
+  return {
+    outcome: 'blocked',
+    scanner_results: results.map((r) => ({ ...r, scannerVersionMeta: scannerVersionMetaView(r.scannerVersionMeta) })),
+  };
 }
 
 export function blockMessage(direction: 'request' | 'response', messages: string[], detail?: string): string {

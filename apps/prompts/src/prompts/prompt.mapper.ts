@@ -7,7 +7,6 @@ import {
   type PromptView,
   type StoredScanView,
   type ScannerResultView,
-  type ScannerVersionMeta,
   type ScannerVersionRef,
   scannerVersionMetaView,
 } from '@bastion/contracts';
@@ -145,10 +144,8 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
 }
 
 function scannerResultView(s: Loose): ScannerResultView {
-  return {
-    ...scannerResultRow(s),
-    scannerVersionMeta: scannerVersionMetaView(s.scannerVersionMeta as Partial<ScannerVersionMeta> | null | undefined),
-  };
+  const row = scannerResultRow(s);
+  return { ...row, scannerVersionMeta: scannerVersionMetaView(row.scannerVersionMeta) };
 }
 
 /**
