@@ -166,7 +166,13 @@ export class NatsRpcClient {
         const part = msg.headers?.get(PART_HEADER);
         if (part || parts.length) {
           const [at, of] = (part ?? '').split('/').map(Number);
-          if (at !== parts.length + 1 || !(of >= at) || of > MAX_REPLY_PARTS || (parts.length && of !== partsOf))
+          // A part larger than the first would outgrow what was reserved for the whole.
+          if (
+            at !== parts.length + 1 ||
+            !(of >= at) ||
+            of > MAX_REPLY_PARTS ||
+            (parts.length && (of !== partsOf || msg.data.length > parts[0].length))
+          )
             throw new DomainError(ErrorCode.INTERNAL, `${subject} answered in parts that do not fit together`);
           // One reply's parts share the wait for it: a slow answerer cannot stretch it part by part.
           if (at === 1) {
