@@ -95,6 +95,10 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
         } else if (kind === 'changing') {
           part('1/2', '{"response":');
           part('2/3', '1}');
+        } else if (kind === 'growing') {
+          // The whole is reserved from the first part's size: a later part may not be larger.
+          part('1/2', '{');
+          part('2/2', '"response":1}');
         } else {
           part('1/2', '{"response":');
           m.respond('{"response":2,"isDisposed":true}');
@@ -107,6 +111,7 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     await expect(quick.call(raw, { kind: 'changing' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
     await expect(quick.call(raw, { kind: 'unfinished' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
+    await expect(quick.call(raw, { kind: 'growing' }, 'r')).rejects.toMatchObject({ code: ErrorCode.INTERNAL });
     sub.unsubscribe();
   });
 
