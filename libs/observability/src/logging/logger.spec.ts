@@ -35,6 +35,17 @@ describe('createLogger', () => {
     });
   });
 
+  it("blanks them in a child logger's bindings too, and in a child's child's", () => {
+    const { lines, logger } = capture();
+    const child = logger.child({ token: 'tok-bound-1', provider: 'p' });
+    child.info('bound');
+    child.child({ headers: { authorization: 'Bearer eyJ.bound.jwt' } }).info('bound twice');
+    const text = JSON.stringify(lines);
+    for (const secret of ['tok-bound-1', 'eyJ.bound.jwt']) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ token: '[redacted]', provider: 'p', msg: 'bound' });
+    expect(lines[1]).toMatchObject({ headers: { authorization: '[redacted]' }, msg: 'bound twice' });
+  });
+
   it("blanks them one level down and leaves the caller's objects as they were", () => {
     const { lines, logger } = capture();
     const headers = { authorization: 'Bearer eyJ.child.jwt', accept: 'json' };

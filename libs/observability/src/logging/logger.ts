@@ -94,7 +94,7 @@ export function createLogger(
 ): Logger {
   const out = destination ?? bufferedStdout();
   const flush = 'flush' in out && typeof out.flush === 'function' ? () => (out.flush as () => void)() : undefined;
-  return pino(
+  const logger = pino(
     {
       level,
       hooks: {
@@ -104,7 +104,7 @@ export function createLogger(
         },
       },
       base: { service },
-      // What each call logs. A child logger's bindings are not passed through it: bind no secrets.
+      // What each call logs (a child's bindings are blanked below: pino resets this for children).
       formatters: { log: redactLogObject },
       timestamp: pino.stdTimeFunctions.isoTime,
       mixin: () => {
@@ -114,6 +114,13 @@ export function createLogger(
     },
     out,
   );
+  // A child logger's bindings are blanked as a logged object is. Children (and theirs) are made
+  // from this instance's prototype chain, so they all use this `child`.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, options) {
+    return child.call(this, redactLogObject(bindings), options);
+  } as Logger['child'];
+  return logger;
 }
 
 /** Lets Nest's own messages go through the same pino logger. */
