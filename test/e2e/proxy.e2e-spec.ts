@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { EARLY_REFUSAL_HOLD_MS } from '../../apps/gateway/src';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { waitFor } from '@bastion/testing';
@@ -405,10 +406,12 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       const big = { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'x'.repeat(12_000) }] };
       const first = await http(url, 'POST', '/vendor/claude/v1/messages', { auth: `Bearer ${a.key}`, body: big });
       expect(first.status).toBe(200);
-      // Headers and 10 bytes of a body said to be 100,000 bytes long: the answer comes without the rest.
+      // Headers and 10 bytes of a body said to be 100,000 bytes long: the answer comes without the
+      // rest, held a while (the body unread), and the gateway closes the connection after it.
       const { port } = new URL(url);
       const partial = (path: string, auth: string) =>
-        new Promise<string>((resolve, reject) => {
+        new Promise<{ text: string; ms: number }>((resolve, reject) => {
+          const started = performance.now();
           const socket = connect(Number(port), '127.0.0.1', () => {
             socket.write(
               `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${auth}\r\n` +
@@ -416,25 +419,22 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
             );
           });
           let text = '';
-          socket.on('data', (chunk) => {
-            text += chunk.toString();
-            if (text.includes('\r\n\r\n') && /\}\s*$/.test(text)) {
-              socket.destroy();
-              resolve(text);
-            }
-          });
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('end', () => resolve({ text, ms: performance.now() - started }));
           socket.on('error', reject);
           socket.setTimeout(5000, () => {
             socket.destroy();
-            reject(new Error(`no answer before the body was sent: ${text}`));
+            reject(new Error(`the connection stayed open, or no answer before the body was sent: ${text}`));
           });
         });
-      const vendor = await partial('/vendor/claude/v1/messages', `Bearer ${a.key}`);
+      const { text: vendor, ms } = await partial('/vendor/claude/v1/messages', `Bearer ${a.key}`);
+      expect(ms).toBeGreaterThanOrEqual(EARLY_REFUSAL_HOLD_MS - 50);
       expect(vendor).toMatch(/^HTTP\/1\.1 429/);
+      expect(vendor).toMatch(/connection: close/i);
       expect(vendor).toMatch(/retry-after: [1-9]/i);
       expect(vendor).toMatch(/x-request-id: \S+/i);
       expect(vendor).toContain('"rate_limit_error"');
-      const scans = await partial('/backend/v1/scans', `Bearer ${a.key}`);
+      const { text: scans } = await partial('/backend/v1/scans', `Bearer ${a.key}`);
       expect(scans).toMatch(/^HTTP\/1\.1 429/);
       expect(scans).toContain('bytes a second of model-call bodies');
       // Another tenant's call goes through.

@@ -1,2 +1,2 @@
-export { createGateway } from './bootstrap';
+export { createGateway, EARLY_REFUSAL_HOLD_MS } from './bootstrap';
 export { GatewayConfig } from './config';

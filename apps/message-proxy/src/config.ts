@@ -113,11 +113,13 @@ export class ProxyConfig extends PlatformConfig {
    * many ms of CPU per second (0: no cap), saving up at most SCAN_CPU_BURST_MS. A tenant over it
    * waits (its requests queue) until it is back under, so one tenant's costly scanners cannot take
    * the CPU that other tenants' requests need. A scan that would wait over 3 s is refused (429 with
-   * Retry-After) instead.
+   * Retry-After) instead. The default, a quarter of a core, is what one tenant's worst allowed
+   * scanners may keep busy on a replica; at half a core, the other tenants' p99 rose 44-63% on a
+   * 2-core machine in `pnpm bench:proxy`'s noisy-neighbour section, at a quarter by under 10%.
    */
   @IsInt()
   @Min(0)
-  SCAN_CPU_MS_PER_SECOND_PER_TENANT = 500;
+  SCAN_CPU_MS_PER_SECOND_PER_TENANT = 250;
 
   @IsInt()
   @Min(0)
