@@ -163,4 +163,51 @@ describe('grouped events (against the real NATS JetStream)', () => {
     expect(failedOnce).toBe(true);
     expect([...stored].sort()).toEqual([...ids].sort());
   });
+
+  it('parks an event that fails at every delivery, after its siblings are stored, and retries an outage beyond that', async () => {
+    const groups = new EventPublisher(nc).grouped(event);
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
+    const stored = new Set<string>();
+    const attempts = new Map<string, number>();
+    const lines: Array<{ msg: string; seq?: number; deliveries?: number }> = [];
+    const capture = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    // ids[2] is refused by the store every time; ids[4] meets a database outage its first 5 times.
+    const outage = Object.assign(new Error("Can't reach database server"), { code: 'P1001' });
+    const consumer = await DurableConsumer.start(nc, {
+      ...consumes(event),
+      durable: 'store',
+      logger: capture,
+      retryDelayMs: 20,
+      maxDeliveries: 3,
+      handler: async (e) => {
+        const n = (attempts.get(e.id) ?? 0) + 1;
+        attempts.set(e.id, n);
+        if (e.id === ids[2]) throw new Error('the store refuses this row');
+        if (e.id === ids[4] && n <= 5) throw outage;
+        stored.add(e.id);
+      },
+    });
+    try {
+      await until(
+        () => stored.size === 5 && lines.some((l) => l.msg.startsWith('event handler failed at every delivery')),
+        10_000,
+      );
+      // No more deliveries of the parked event.
+      const tries = attempts.get(ids[2]);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(attempts.get(ids[2])).toBe(tries);
+    } finally {
+      await consumer.stop();
+    }
+    expect([...stored].sort()).toEqual(ids.filter((id) => id !== ids[2]).sort());
+    expect(attempts.get(ids[4])).toBe(6);
+    const parked = lines.find((l) => l.msg.startsWith('event handler failed at every delivery'))!;
+    // 3, or more when ids[4] shared its message: a delivery that met an outage never parks.
+    expect(parked.deliveries).toBeGreaterThanOrEqual(3);
+    expect(attempts.get(ids[2])).toBe(parked.deliveries);
+    expect(parked.seq).toBeGreaterThan(0);
+    // The stream keeps it.
+    expect(await messagesIn()).toBeGreaterThan(0);
+  });
 });

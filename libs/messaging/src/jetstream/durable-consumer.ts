@@ -23,6 +23,8 @@ import {
   PAYLOAD_OBJECT_HEADER,
 } from './event-publisher';
 
+const DEFAULT_MAX_DELIVERIES = 50;
+
 export interface EventMeta {
   subject: string;
   streamSequence: number;
@@ -59,6 +61,13 @@ export interface DurableConsumerOptions<T extends object> {
   batch?: { handler: (events: T[]) => Promise<void>; size?: number; waitMs?: number };
   /** How long a delivered event may go unacknowledged before the server delivers it again (ms); default 5 s. */
   ackWaitMs?: number;
+  /**
+   * Deliveries after which a message whose handler keeps failing, not for an outage of the
+   * database, is parked (default 50): logged as an error, with its stream sequence, and no longer
+   * delivered. It stays in the stream until the stream's max age, for an operator to replay. An
+   * outage is retried for as long as it lasts.
+   */
+  maxDeliveries?: number;
 }
 
 /**
@@ -69,7 +78,8 @@ export interface DurableConsumerOptions<T extends object> {
  * events already delivered (up to `size`, waiting at most `waitMs` for more) go to the batch handler
  * in one call and are acknowledged together. A message of a group (EVENT_GROUP_HEADER, EventGroups)
  * brings several events: it is acknowledged once all of them were handled, and an invalid event in
- * it is logged and dropped while its siblings are handled. If the subscription ends (NATS away longer than the
+ * it is logged and dropped while its siblings are handled. A message whose handler fails at each of
+ * `maxDeliveries` deliveries, not for a database outage, is parked (see there). If the subscription ends (NATS away longer than the
  * client's pull could survive, a consumer deleted), it is opened again with backoff, forever.
  */
 export class DurableConsumer<T extends object> {
@@ -215,21 +225,34 @@ export class DurableConsumer<T extends object> {
           // Every event of a group is handled, whatever happens to the others; the message comes
           // again, all of it, when one failed (handlers take redeliveries).
           let failed = false;
+          let outage = false;
           for (const event of events) {
             try {
               await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
             } catch (err) {
               failed = true;
+              outage ||= isDatabaseUnavailable(err);
               this.failure(err, m);
             }
           }
-          if (failed) m.nak(retryDelayMs);
-          else m.ack();
+          if (!failed) m.ack();
+          else if (!outage && m.info.deliveryCount >= (this.options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES))
+            this.park(m);
+          else m.nak(retryDelayMs);
         });
       }
     } finally {
       clearInterval(progress);
     }
+  }
+
+  /** A message whose handler failed at every delivery: stop delivering it; the stream keeps it. */
+  private park(m: JsMsg): void {
+    this.options.logger.error(
+      { subject: m.subject, stream: this.options.stream, seq: m.seq, deliveries: m.info.deliveryCount },
+      'event handler failed at every delivery; parking the event (no longer delivered, kept in the stream until its max age)',
+    );
+    m.term();
   }
 
   private failure(err: unknown, m: JsMsg): void {
