@@ -32,6 +32,8 @@ const int = (name, fallback) => (process.env[name] === undefined ? fallback : Nu
 const cfg = {
   warmup: int('BENCH_WARMUP', 3000),
   requests: int('BENCH_REQUESTS', 6000),
+  // Measured rounds per path, interleaved across the paths; each path's median round is its figure.
+  loadRounds: Math.max(1, int('BENCH_LOAD_ROUNDS', 3) || 1),
   loadConnections: int('BENCH_LOAD_CONNECTIONS', 16),
   rpsConnections: int('BENCH_RPS_CONNECTIONS', 32),
   rpsSeconds: int('BENCH_RPS_SECONDS', 5),
@@ -171,6 +173,9 @@ async function setupTenant(gateway, mockUrl) {
 
 // ---------------------------------------------------------------------------------------------
 // Load and latency
+
+/** The middle element of a sorted list (the lower middle one of an even count). */
+const middle = (sorted) => sorted[Math.floor((sorted.length - 1) / 2)];
 
 function loadFixed(target, stream, connections, amount) {
   return autocannon({
@@ -399,7 +404,7 @@ async function main() {
     );
     if (runs('load'))
       console.log(
-        `CPU per request: ${cfg.warmup} warm-up then ${cfg.requests} requests at ${cfg.loadConnections} connections; req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`,
+        `CPU per request: ${cfg.warmup} warm-up requests per path, then ${cfg.loadRounds} rounds, each path in turn, of ${cfg.requests} requests at ${cfg.loadConnections} connections (each path's median round); req/s: ${cfg.rpsSeconds} s at ${cfg.rpsConnections} connections; sequential: ${cfg.sequential} requests`,
       );
     if (runs('load'))
       console.log(
@@ -408,45 +413,70 @@ async function main() {
 
     const rows = [];
     for (const stream of runs('load') ? [false, true] : []) {
-      for (const t of targets) {
-        const mode = stream ? 'stream' : 'JSON';
-        if (rowFilters.length && !rowFilters.some((o) => `${t.name} ${mode}`.includes(o))) continue;
+      const mode = stream ? 'stream' : 'JSON';
+      const chosen = targets.filter(
+        (t) => !rowFilters.length || rowFilters.some((o) => `${t.name} ${mode}`.includes(o)),
+      );
+      // Every path warmed first, then measured in interleaved rounds (each path once a round): a
+      // moment the shared machine is slower falls on one round of each path, not on one path.
+      const measured = new Map(chosen.map((t) => [t, { rounds: [], failed: 0 }]));
+      for (const t of chosen) {
         const warm = await loadFixed(t, stream, cfg.loadConnections, cfg.warmup);
-        await settle(t.group);
-        const before = await snapshot(pg, ours.dbName);
-        const load = await loadFixed(t, stream, cfg.loadConnections, cfg.requests);
-        await settle(t.group);
-        const after = await snapshot(pg, ours.dbName);
-        const cpu = cpuBetween(before, after);
-        const n = load.requests.total || cfg.requests;
+        measured.get(t).failed += warm.non2xx + warm.errors;
+      }
+      for (let round = 0; round < cfg.loadRounds; round++) {
+        // A different path first each round: none always follows the same one.
+        for (const t of chosen.map((_, i) => chosen[(i + round) % chosen.length])) {
+          await settle(t.group);
+          const before = await snapshot(pg, ours.dbName);
+          const load = await loadFixed(t, stream, cfg.loadConnections, cfg.requests);
+          await settle(t.group);
+          const after = await snapshot(pg, ours.dbName);
+          const cpu = cpuBetween(before, after);
+          const n = load.requests.total || cfg.requests;
+          const perProcess = Object.fromEntries(
+            Object.entries(cpu.perProcess)
+              .filter(
+                ([name]) =>
+                  processes.find((p) => p.name === name)?.group === t.group ||
+                  (t.group === 'ours' && name === 'postgres backends'),
+              )
+              .map(([k, v]) => [k, v / n]),
+          );
+          const m = measured.get(t);
+          m.failed += load.non2xx + load.errors;
+          m.rounds.push({
+            cpu: (cpu.perGroup[t.group] ?? 0) / n,
+            mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
+            perProcess,
+            nats: t.group === 'ours' && cpu.nats ? { ...cpu.nats, n } : undefined,
+          });
+          process.stderr.write(`  round ${round + 1}: ${t.name} ${mode}: ${f(m.rounds.at(-1).cpu, 3)} CPU ms/req\n`);
+        }
+      }
+      for (const t of chosen) {
+        const m = measured.get(t);
+        // The round of median CPU stands for the path (its per-process figures with it).
+        const mid = middle([...m.rounds].sort((a, b) => a.cpu - b.cpu));
         const rps = await loadFor(t, stream, cfg.rpsConnections, cfg.rpsSeconds);
         const seq = await sequential(t, stream, cfg.sequential);
-        const failed = warm.non2xx + warm.errors + load.non2xx + load.errors + rps.non2xx + rps.errors + seq.failed;
-        const perProcess = Object.fromEntries(
-          Object.entries(cpu.perProcess)
-            .filter(
-              ([name]) =>
-                processes.find((p) => p.name === name)?.group === t.group ||
-                (t.group === 'ours' && name === 'postgres backends'),
-            )
-            .map(([k, v]) => [k, v / n]),
-        );
         rows.push({
           name: t.name,
           mode,
           group: t.group,
-          cpu: (cpu.perGroup[t.group] ?? 0) / n,
-          mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
+          cpu: mid.cpu,
+          rounds: m.rounds.map((r) => r.cpu),
+          mockCpu: mid.mockCpu,
           rps: rps.requests.average,
           p50: seq.p50,
           p99: seq.p99,
-          failed,
-          perProcess,
-          nats: t.group === 'ours' && cpu.nats ? cpu.nats : undefined,
+          failed: m.failed + rps.non2xx + rps.errors + seq.failed,
+          perProcess: mid.perProcess,
+          nats: mid.nats,
         });
         const r = rows[rows.length - 1];
         process.stderr.write(
-          `  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req, ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`,
+          `  ${r.name} ${r.mode}: ${f(r.cpu, 3)} CPU ms/req (median of ${r.rounds.length}), ${f(r.rps, 0)} req/s, p50 ${f(r.p50)} ms\n`,
         );
       }
     }
@@ -458,9 +488,24 @@ async function main() {
     for (const r of rows) {
       const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
       const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
+      // CPU: the median of the ratios to Portkey's figure of the same round.
+      const cpuRatio =
+        pk && r.group === 'ours' ? f(middle(r.rounds.map((c, i) => c / pk.rounds[i]).sort((x, y) => x - y))) : '';
       console.log(
-        `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(ratio(r.cpu, pk?.cpu), 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
+        `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(cpuRatio, 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
+    }
+    if (rows.some((r) => r.rounds.length > 1)) {
+      console.log(
+        `\nCPU ms per request in each round (the table shows each path's median round, and the median of these ratios), and ours as a ratio to Portkey's of the same round:`,
+      );
+      for (const r of rows) {
+        const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
+        const ratios = pk && r.group === 'ours' ? r.rounds.map((c, i) => c / pk.rounds[i]) : [];
+        console.log(
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${r.rounds.map((c) => f(c, 3)).join(' ')}${ratios.length ? `   x Portkey ${ratios.map((x) => f(x)).join(' ')}` : ''}`,
+        );
+      }
     }
     if (rows.length) console.log('\nCPU ms per request of our processes:');
     const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];
@@ -477,7 +522,7 @@ async function main() {
     if (withNats.length) {
       console.log('\nNATS messages per request, into and out of our nats-server (its /varz), and KB:');
       for (const r of withNats) {
-        const n = cfg.requests;
+        const n = r.nats.n;
         console.log(
           `${r.name.padEnd(25)} ${r.mode.padEnd(6)} in ${f(r.nats.inMsgs / n, 1)} (${f(r.nats.inBytes / n / 1024, 1)} KB), out ${f(r.nats.outMsgs / n, 1)} (${f(r.nats.outBytes / n / 1024, 1)} KB)`,
         );

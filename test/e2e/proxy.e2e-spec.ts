@@ -434,6 +434,36 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       expect(vendor).toMatch(/retry-after: [1-9]/i);
       expect(vendor).toMatch(/x-request-id: \S+/i);
       expect(vendor).toContain('"rate_limit_error"');
+      // A client that keeps writing a body of 8 MB (above the body limit: refused before that is
+      // checked) is stopped by the unread socket: it gets its 429 or a reset, having sent a part.
+      const flood = await new Promise<{ text: string; sent: number; error?: string }>((resolve) => {
+        const size = 8_000_000;
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        let text = '';
+        let sent = 0;
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /vendor/claude/v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${a.key}\r\n` +
+              `content-type: application/json\r\ncontent-length: ${size}\r\n\r\n`,
+          );
+          const pump = () => {
+            while (sent < size && !socket.destroyed) {
+              sent += chunk.length;
+              if (!socket.write(chunk)) return void socket.once('drain', pump);
+            }
+          };
+          pump();
+        });
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve({ text, sent: socket.bytesWritten }));
+        socket.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ text, sent: socket.bytesWritten, error: err.code }),
+        );
+        socket.setTimeout(10_000, () => socket.destroy());
+      });
+      expect(flood.sent).toBeLessThan(8_000_000);
+      if (flood.text) expect(flood.text).toMatch(/^HTTP\/1\.1 429/);
+      else expect(['ECONNRESET', 'EPIPE']).toContain(flood.error);
       const { text: scans } = await partial('/backend/v1/scans', `Bearer ${a.key}`);
       expect(scans).toMatch(/^HTTP\/1\.1 429/);
       expect(scans).toContain('bytes a second of model-call bodies');

@@ -105,12 +105,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   // A tenant over its model-call rate is refused once the headers are read: TenantGate would refuse
   // the call after its body, and buffering (and parsing) megabytes only to refuse them is work every
-  // other tenant's requests wait behind on this event loop. Node still takes the unread body off the
-  // socket, in chunks it drops at once, so the connection stays usable.
+  // other tenant's requests wait behind on this event loop.
   // Only on the TENANT_GATED routes (added as each route is), and thrown, so that the error leaves
   // through AllExceptionsFilter in the route's shape, as TenantGate's own refusal would.
   // The refusal is held (EARLY_REFUSAL_HOLD_MS, never past its Retry-After) with the body unread, and
-  // closes the connection: a client that ignores Retry-After and sends its megabyte at once again
+  // closes the connection (its Retry-After counted after the hold; a tenant back under its rate by
+  // then is served): a client that ignores Retry-After and sends its megabyte at once again
   // (measured: 120 refusals a second, the gateway's event-loop p99 delay 45-53 ms, another tenant's
   // p99 80-95 ms) is stopped by TCP's flow control once the socket's buffers are full, and sends at
   // most those buffers per connection and hold, not every byte of every body through this event loop.
@@ -126,7 +126,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     await new Promise((resolve) =>
       setTimeout(resolve, Math.min(EARLY_REFUSAL_HOLD_MS, (refused.retryAfter ?? 1) * 1000)).unref(),
     );
-    throw refused;
+    const still = gate.refusal(principal.tenant);
+    if (still) throw still;
+    reply.removeHeader('connection');
+    return payload;
   };
   fastify.addHook('onRoute', (route) => {
     if (isTenantGated({ routeOptions: { config: route.config } }))

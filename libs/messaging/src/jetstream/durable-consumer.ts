@@ -24,6 +24,7 @@ import {
 } from './event-publisher';
 
 const DEFAULT_MAX_DELIVERIES = 50;
+const MAX_TRACKED_FAILURES = 10_000;
 
 export interface EventMeta {
   subject: string;
@@ -62,10 +63,12 @@ export interface DurableConsumerOptions<T extends object> {
   /** How long a delivered event may go unacknowledged before the server delivers it again (ms); default 5 s. */
   ackWaitMs?: number;
   /**
-   * Deliveries after which a message whose handler keeps failing, not for an outage of the
-   * database, is parked (default 50): logged as an error, with its stream sequence, and no longer
-   * delivered. It stays in the stream until the stream's max age, for an operator to replay. An
-   * outage is retried for as long as it lasts.
+   * Failures after which a message is parked (default 50; at least 1): logged as an error with its
+   * stream sequence and last error, and no longer delivered. It stays in the stream until the
+   * stream's max age, for an operator to replay. Only failures specific to the message count: its
+   * handler failed that many times in a row on this replica, never for a database outage, while
+   * other messages were handled and acknowledged meanwhile. A failure that meets every message
+   * (an outage, a store that refuses every insert) parks nothing and is retried as long as it lasts.
    */
   maxDeliveries?: number;
 }
@@ -78,8 +81,8 @@ export interface DurableConsumerOptions<T extends object> {
  * events already delivered (up to `size`, waiting at most `waitMs` for more) go to the batch handler
  * in one call and are acknowledged together. A message of a group (EVENT_GROUP_HEADER, EventGroups)
  * brings several events: it is acknowledged once all of them were handled, and an invalid event in
- * it is logged and dropped while its siblings are handled. A message whose handler fails at each of
- * `maxDeliveries` deliveries, not for a database outage, is parked (see there). If the subscription ends (NATS away longer than the
+ * it is logged and dropped while its siblings are handled. A message whose handler fails
+ * `maxDeliveries` times in a row for a reason of its own is parked (see there). If the subscription ends (NATS away longer than the
  * client's pull could survive, a consumer deleted), it is opened again with backoff, forever.
  */
 export class DurableConsumer<T extends object> {
@@ -88,6 +91,9 @@ export class DurableConsumer<T extends object> {
   private stopped = false;
   private readonly outages: OutageLog;
   private payloads?: Promise<ObjectStore>;
+  /** Messages acknowledged so far, and each failing message's failures in a row (by stream sequence). */
+  private acked = 0;
+  private readonly failing = new Map<number, { failures: number; ackedBefore: number }>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -212,7 +218,7 @@ export class DurableConsumer<T extends object> {
             await requestContext.run({ requestId }, () => batch.handler(all.slice(i, i + size)));
           // One ack each, not waiting for the server to confirm it (as for events handled one by one):
           // a lost ack brings the event again, which handlers must take as they take any redelivery.
-          for (const d of decoded) d.m.ack();
+          for (const d of decoded) this.ack(d.m);
           return;
         } catch (err) {
           // One by one below, so one bad event cannot hold the others back.
@@ -226,18 +232,19 @@ export class DurableConsumer<T extends object> {
           // again, all of it, when one failed (handlers take redeliveries).
           let failed = false;
           let outage = false;
+          let lastError: unknown;
           for (const event of events) {
             try {
               await handler(event, { subject: m.subject, streamSequence: m.seq, redelivered: m.redelivered });
             } catch (err) {
               failed = true;
+              lastError = err;
               outage ||= isDatabaseUnavailable(err);
               this.failure(err, m);
             }
           }
-          if (!failed) m.ack();
-          else if (!outage && m.info.deliveryCount >= (this.options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES))
-            this.park(m);
+          if (!failed) this.ack(m);
+          else if (this.parks(m, outage)) this.park(m, lastError);
           else m.nak(retryDelayMs);
         });
       }
@@ -246,18 +253,43 @@ export class DurableConsumer<T extends object> {
     }
   }
 
+  private ack(m: JsMsg): void {
+    m.ack();
+    this.acked++;
+    this.failing.delete(m.seq);
+  }
+
+  /**
+   * Counts a failure of `m`; true when it is the message's own (see `maxDeliveries`): no outage, and
+   * failing `maxDeliveries` times in a row while other messages were acknowledged.
+   */
+  private parks(m: JsMsg, outage: boolean): boolean {
+    if (outage) {
+      this.failing.delete(m.seq);
+      return false;
+    }
+    // Messages another replica acknowledged leave entries behind: bounded, and forgetting one only delays a park.
+    if (this.failing.size >= MAX_TRACKED_FAILURES) this.failing.clear();
+    const entry = this.failing.get(m.seq) ?? { failures: 0, ackedBefore: this.acked };
+    entry.failures++;
+    this.failing.set(m.seq, entry);
+    const limit = Math.max(1, this.options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES);
+    return entry.failures >= limit && this.acked > entry.ackedBefore;
+  }
+
   /** A message whose handler failed at every delivery: stop delivering it; the stream keeps it. */
-  private park(m: JsMsg): void {
+  private park(m: JsMsg, err: unknown): void {
+    this.failing.delete(m.seq);
     this.options.logger.error(
-      { subject: m.subject, stream: this.options.stream, seq: m.seq, deliveries: m.info.deliveryCount },
-      'event handler failed at every delivery; parking the event (no longer delivered, kept in the stream until its max age)',
+      { err, subject: m.subject, stream: this.options.stream, seq: m.seq, deliveries: m.info.deliveryCount },
+      'event handler failed at every delivery while other events were stored; parking the event (no longer delivered, kept in the stream until its max age)',
     );
     m.term();
   }
 
   private failure(err: unknown, m: JsMsg): void {
     if (isDatabaseUnavailable(err)) this.outages.report('database', err);
-    else this.options.logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed; will retry');
+    else this.options.logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed');
   }
 
   /** The message's events, validated; a malformed message is logged and terminated (null). */
