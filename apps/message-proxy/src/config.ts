@@ -113,13 +113,24 @@ export class ProxyConfig extends PlatformConfig {
    * many ms of CPU per second (0: no cap), saving up at most SCAN_CPU_BURST_MS. A tenant over it
    * waits (its requests queue) until it is back under, so one tenant's costly scanners cannot take
    * the CPU that other tenants' requests need. A scan that would wait over 3 s is refused (429 with
-   * Retry-After) instead. The default, a quarter of a core, is what one tenant's worst allowed
-   * scanners may keep busy on a replica; at half a core, the other tenants' p99 rose 44-63% on a
-   * 2-core machine in `pnpm bench:proxy`'s noisy-neighbour section, at a quarter by under 10%.
+   * Retry-After) instead.
    */
   @IsInt()
   @Min(0)
-  SCAN_CPU_MS_PER_SECOND_PER_TENANT = 250;
+  SCAN_CPU_MS_PER_SECOND_PER_TENANT = 500;
+
+  /**
+   * The share, in the same terms, of a tenant while its scans are costly (one cost over 50 ms of CPU
+   * in the last minute): what one tenant's worst allowed scanners may keep busy on a replica. At
+   * half a core, another tenant's p99 rose 44-63% on a 2-core machine in `pnpm bench:proxy`'s
+   * noisy-neighbour section; at a quarter, 9-14% in the runs after the gateway's early refusals
+   * were held. Quick scans keep SCAN_CPU_MS_PER_SECOND_PER_TENANT: a tenant sending 1,700 guarded
+   * requests a second used about a quarter of a core for them, and at that share its scans queued
+   * for a worker (0.25 ms of CPU more per request).
+   */
+  @IsInt()
+  @Min(0)
+  SCAN_CPU_MS_PER_SECOND_PER_COSTLY_TENANT = 250;
 
   @IsInt()
   @Min(0)

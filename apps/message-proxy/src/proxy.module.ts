@@ -89,6 +89,7 @@ export class ProxyModule implements OnApplicationShutdown {
                   nice: config.SCAN_WORKER_NICE,
                   inlineMaxChars: config.SCAN_INLINE_MAX_CHARS,
                   cpuMsPerSecond: config.SCAN_CPU_MS_PER_SECOND_PER_TENANT,
+                  costlyCpuMsPerSecond: config.SCAN_CPU_MS_PER_SECOND_PER_COSTLY_TENANT,
                   cpuBurstMs: config.SCAN_CPU_BURST_MS,
                 })
               : null,

@@ -154,6 +154,23 @@ describe('ScanPool', () => {
     await expect(pool.run('quiet', job('1'))).resolves.toMatchObject({ spentMs: 1 });
   });
 
+  it('holds a tenant whose scans are costly to the lower share, and one with quick scans to the ordinary one', async () => {
+    pool = standIn({
+      cpuMsPerSecond: 1000,
+      costlyCpuMsPerSecond: 100,
+      cpuBurstMs: 10,
+      maxDebtWaitMs: 200,
+      heavyMs: 50,
+    });
+    // 40 ms of scans under the 50 ms that makes a tenant costly: 30 ms of debt at 1,000 ms a second.
+    await pool.run('quick', job('40'));
+    await expect(pool.run('quick', job('1'))).resolves.toMatchObject({ spentMs: 1 });
+    // 70 ms in one scan makes its tenant costly: 60 ms of debt at 100 ms a second, 600 ms, is over the 200 it may wait.
+    await pool.run('costly', job('70'));
+    const err = await pool.run('costly', job('1')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, retryAfter: 1 });
+  });
+
   it('resends a job with all its configs to a worker that dropped some', async () => {
     pool = standIn();
     const scanners = [

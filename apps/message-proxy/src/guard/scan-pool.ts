@@ -62,6 +62,11 @@ export interface ScanPoolOptions {
    * queued, until the debt is paid back at that rate. Scans cost what the workers measured.
    */
   cpuMsPerSecond?: number;
+  /**
+   * The share of a tenant while its scans are costly (see `heavyMs`), in the same terms; default
+   * `cpuMsPerSecond`. Quick scans, however many, are not what takes other tenants' CPU in bursts.
+   */
+  costlyCpuMsPerSecond?: number;
   cpuBurstMs?: number;
   /**
    * A scan whose tenant would have to wait longer than this for its CPU debt to be paid (ms,
@@ -323,9 +328,15 @@ export class ScanPool {
     return false;
   }
 
+  /** The tenant's share of CPU (ms a second; 0: no cap): lower while its scans are costly. */
+  private rate(tenant: string): number {
+    const rate = this.options.cpuMsPerSecond ?? 0;
+    return this.heavy(tenant) ? (this.options.costlyCpuMsPerSecond ?? rate) : rate;
+  }
+
   /** The tenant's CPU balance now: what it had, plus what the rate gave back since, up to the burst. */
   private balance(tenant: string, now = Date.now()): number {
-    const rate = this.options.cpuMsPerSecond ?? 0;
+    const rate = this.rate(tenant);
     const c = this.credit.get(tenant);
     if (!c) return Infinity;
     const balance = Math.min(this.options.cpuBurstMs ?? rate, c.balance + ((now - c.at) * rate) / 1000);
@@ -338,7 +349,7 @@ export class ScanPool {
 
   /** How long the tenant must wait before its balance is positive again (ms; 0 when it is). */
   private debtWaitMs(tenant: string): number {
-    const rate = this.options.cpuMsPerSecond ?? 0;
+    const rate = this.rate(tenant);
     const balance = this.balance(tenant);
     return rate > 0 && balance <= 0 ? (-balance * 1000) / rate : 0;
   }
@@ -360,7 +371,7 @@ export class ScanPool {
   }
 
   private charge(tenant: string, costMs: number): void {
-    const rate = this.options.cpuMsPerSecond ?? 0;
+    const rate = this.rate(tenant);
     if (rate <= 0) return;
     const now = Date.now();
     const balance = this.balance(tenant, now);
@@ -370,11 +381,12 @@ export class ScanPool {
 
   /** When scans wait only for tenants in debt, dispatch again once the first of them is out of it. */
   private wakeWhenPaid(): void {
-    const rate = this.options.cpuMsPerSecond ?? 0;
-    if (rate <= 0 || this.queue.size === 0) return;
+    if (this.queue.size === 0) return;
     let soonest = Infinity;
     const now = Date.now();
     for (const tenant of this.credit.keys()) {
+      const rate = this.rate(tenant);
+      if (rate <= 0) continue;
       const b = this.balance(tenant, now);
       if (b <= 0 && this.queue.count(tenant) > 0) soonest = Math.min(soonest, (-b * 1000) / rate);
     }
