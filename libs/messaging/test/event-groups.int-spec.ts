@@ -170,6 +170,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     const others = Array.from({ length: 5 }, () => randomUUID());
     const stored = new Set<string>();
     let tries = 0;
+    let parkedCount = 0;
     const lines: Array<{ msg: string; seq?: number; deliveries?: number; err?: { message: string } }> = [];
     const capture = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const outage = Object.assign(new Error("Can't reach database server"), { code: 'P1001' });
@@ -179,6 +180,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
       logger: capture,
       retryDelayMs: 20,
       maxDeliveries: 3,
+      onParked: () => parkedCount++,
       handler: async (e) => {
         if (e.id !== poison) return void stored.add(e.id);
         tries++;
@@ -205,6 +207,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     expect(parked.err?.message).toBe('the store refuses this row');
     expect(parked.seq).toBeGreaterThan(0);
     expect(parked.deliveries).toBe(tries);
+    expect(parkedCount).toBe(1);
   });
 
   it('parks nothing when every event fails, past the limit, and stores them all once the store takes them', async () => {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { checkPromptRecord, type PromptRecordedEvent, ProxyEventContracts } from '@bastion/contracts';
 import { consumes, DurableConsumer, NATS_CONNECTION } from '@bastion/messaging';
+import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { PROMPTS_LOGGER } from '../config';
@@ -19,11 +20,20 @@ export const PROMPTS_STORE_DURABLE = 'prompts-store';
 export class PromptRecordConsumer implements OnModuleInit, OnModuleDestroy {
   private consumer?: DurableConsumer<PromptRecordedEvent>;
 
+  private readonly parked;
+
   constructor(
     private readonly prompts: PromptService,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(PROMPTS_LOGGER) private readonly logger: Logger,
-  ) {}
+    metrics: PlatformMetrics,
+  ) {
+    this.parked = metrics.counter(
+      'bastion_prompt_records_parked_total',
+      'Prompt records no longer delivered after their insert failed again and again (kept in the stream for replay)',
+      [],
+    );
+  }
 
   async onModuleInit(): Promise<void> {
     this.consumer = await DurableConsumer.start(this.nc, {
@@ -34,6 +44,7 @@ export class PromptRecordConsumer implements OnModuleInit, OnModuleDestroy {
       // The records come from the message proxy: checked by type in one pass, not by class-validator.
       check: checkPromptRecord,
       handler: (event) => this.prompts.record(event),
+      onParked: () => this.parked.inc(),
       // One INSERT for many records: at proxy rates, one statement per record cost more than the rest.
       batch: { handler: (events) => this.prompts.recordMany(events), size: 200, waitMs: 10 },
     });

@@ -71,6 +71,8 @@ export interface DurableConsumerOptions<T extends object> {
    * (an outage, a store that refuses every insert) parks nothing and is retried as long as it lasts.
    */
   maxDeliveries?: number;
+  /** Called for each message parked (for a metric). */
+  onParked?: () => void;
 }
 
 /**
@@ -285,6 +287,7 @@ export class DurableConsumer<T extends object> {
       'event handler failed at every delivery while other events were stored; parking the event (no longer delivered, kept in the stream until its max age)',
     );
     m.term();
+    this.options.onParked?.();
   }
 
   private failure(err: unknown, m: JsMsg): void {
