@@ -485,12 +485,16 @@ async function main() {
       console.log(
         'path                      mode    CPU ms/req  (mock)  x Portkey   req/s@32  x Portkey  seq p50 ms  seq p99 ms  failed',
       );
+    // Ours as a ratio to Portkey's CPU of the same round, round by round.
+    for (const r of rows) {
+      const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
+      r.roundRatios = pk && r.group === 'ours' ? r.rounds.map((c, i) => c / pk.rounds[i]) : [];
+    }
     for (const r of rows) {
       const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
       const ratio = (a, b) => (pk && r.group === 'ours' ? f(a / b) : '');
-      // CPU: the median of the ratios to Portkey's figure of the same round.
-      const cpuRatio =
-        pk && r.group === 'ours' ? f(middle(r.rounds.map((c, i) => c / pk.rounds[i]).sort((x, y) => x - y))) : '';
+      // CPU: the median of the same-round ratios.
+      const cpuRatio = r.roundRatios.length ? f(middle([...r.roundRatios].sort((x, y) => x - y))) : '';
       console.log(
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${pad(f(r.cpu, 3), 11)} ${pad(r.mockCpu === null ? '' : f(r.mockCpu, 3), 7)} ${pad(cpuRatio, 10)} ${pad(f(r.rps, 0), 10)} ${pad(ratio(r.rps, pk?.rps), 10)} ${pad(f(r.p50), 11)} ${pad(f(r.p99), 11)} ${pad(r.failed, 7)}`,
       );
@@ -500,10 +504,8 @@ async function main() {
         `\nCPU ms per request in each round (the table shows each path's median round, and the median of these ratios), and ours as a ratio to Portkey's of the same round:`,
       );
       for (const r of rows) {
-        const pk = rows.find((x) => x.group === 'portkey' && x.mode === r.mode);
-        const ratios = pk && r.group === 'ours' ? r.rounds.map((c, i) => c / pk.rounds[i]) : [];
         console.log(
-          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${r.rounds.map((c) => f(c, 3)).join(' ')}${ratios.length ? `   x Portkey ${ratios.map((x) => f(x)).join(' ')}` : ''}`,
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${r.rounds.map((c) => f(c, 3)).join(' ')}${r.roundRatios.length ? `   x Portkey ${r.roundRatios.map((x) => f(x)).join(' ')}` : ''}`,
         );
       }
     }

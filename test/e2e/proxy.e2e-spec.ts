@@ -464,6 +464,18 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       expect(flood.sent).toBeLessThan(8_000_000);
       if (flood.text) expect(flood.text).toMatch(/^HTTP\/1\.1 429/);
       else expect(['ECONNRESET', 'EPIPE']).toContain(flood.error);
+      // A client that leaves during the hold: nothing is answered to it, and the gateway goes on.
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `POST /vendor/claude/v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${a.key}\r\n` +
+              `content-type: application/json\r\ncontent-length: 100000\r\n\r\n{"model":`,
+          );
+          setTimeout(() => socket.destroy(), 50);
+        });
+        socket.on('close', () => setTimeout(resolve, EARLY_REFUSAL_HOLD_MS + 200));
+        socket.on('error', reject);
+      });
       const { text: scans } = await partial('/backend/v1/scans', `Bearer ${a.key}`);
       expect(scans).toMatch(/^HTTP\/1\.1 429/);
       expect(scans).toContain('bytes a second of model-call bodies');

@@ -27,7 +27,7 @@ import { TenantGate } from './proxy/tenant-gate';
 import { PhaseMetrics } from './timing/phase-metrics';
 import { type PhaseTimings, serverTimingHeader } from './timing/server-timing';
 
-/** How long a call refused before its body is read waits for its answer (ms); see refuseOverRate. */
+/** How long a call refused before its body is read waits for its answer (ms; below any Retry-After); see refuseOverRate. */
 export const EARLY_REFUSAL_HOLD_MS = 1000;
 
 /** Builds the gateway (not yet listening): used by main and by the end-to-end tests. */
@@ -108,7 +108,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   // other tenant's requests wait behind on this event loop.
   // Only on the TENANT_GATED routes (added as each route is), and thrown, so that the error leaves
   // through AllExceptionsFilter in the route's shape, as TenantGate's own refusal would.
-  // The refusal is held (EARLY_REFUSAL_HOLD_MS, never past its Retry-After) with the body unread, and
+  // The refusal is held (EARLY_REFUSAL_HOLD_MS; its Retry-After is whole seconds, at least 1) with the body unread, and
   // closes the connection (its Retry-After counted after the hold; a tenant back under its rate by
   // then is served): a client that ignores Retry-After and sends its megabyte at once again
   // (measured: 120 refusals a second, the gateway's event-loop p99 delay 45-53 ms, another tenant's
@@ -123,9 +123,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     // For the request log line, as a call refused later would have it.
     (req as { user?: unknown }).user = principal;
     void reply.header('connection', 'close');
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.min(EARLY_REFUSAL_HOLD_MS, (refused.retryAfter ?? 1) * 1000)).unref(),
-    );
+    await new Promise((resolve) => setTimeout(resolve, EARLY_REFUSAL_HOLD_MS).unref());
     const still = gate.refusal(principal.tenant);
     if (still) throw still;
     reply.removeHeader('connection');

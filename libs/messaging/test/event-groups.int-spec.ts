@@ -18,6 +18,13 @@ class Rec {
 
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
+/** A logger that keeps its error lines, and the consumer's park lines among them. */
+function errorLog() {
+  const lines: Array<{ msg: string; seq?: number; deliveries?: number; err?: { message: string } }> = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { logger, parks: () => lines.filter((l) => l.msg.startsWith('event handler failed at every delivery')) };
+}
+
 async function until(check: () => boolean, ms: number): Promise<void> {
   const started = Date.now();
   while (!check()) {
@@ -171,15 +178,14 @@ describe('grouped events (against the real NATS JetStream)', () => {
     const stored = new Set<string>();
     let tries = 0;
     let parkedCount = 0;
-    const lines: Array<{ msg: string; seq?: number; deliveries?: number; err?: { message: string } }> = [];
-    const capture = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const log = errorLog();
     const outage = Object.assign(new Error("Can't reach database server"), { code: 'P1001' });
     const consumer = await DurableConsumer.start(nc, {
       ...consumes(event),
       durable: 'store',
-      logger: capture,
+      logger: log.logger,
       retryDelayMs: 20,
-      maxDeliveries: 3,
+      parkAfterFailures: 3,
       onParked: () => parkedCount++,
       handler: async (e) => {
         if (e.id !== poison) return void stored.add(e.id);
@@ -188,7 +194,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
         throw tries === 2 ? outage : new Error('the store refuses this row');
       },
     });
-    const parkedLine = () => lines.find((l) => l.msg.startsWith('event handler failed at every delivery'));
+    const parkedLine = () => log.parks()[0];
     try {
       await groups.publishDurably({ id: poison }, poison, 5000);
       await until(() => tries >= 6, 10_000);
@@ -217,14 +223,13 @@ describe('grouped events (against the real NATS JetStream)', () => {
     const stored = new Set<string>();
     let refusing = true;
     let failures = 0;
-    const lines: Array<{ msg: string }> = [];
-    const capture = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const log = errorLog();
     const consumer = await DurableConsumer.start(nc, {
       ...consumes(event),
       durable: 'store',
-      logger: capture,
+      logger: log.logger,
       retryDelayMs: 20,
-      maxDeliveries: 2,
+      parkAfterFailures: 2,
       // A store that refuses every row for a while (a bad migration, say), not an outage it names as one.
       batch: {
         handler: async (es) => {
@@ -247,6 +252,6 @@ describe('grouped events (against the real NATS JetStream)', () => {
     } finally {
       await consumer.stop();
     }
-    expect(lines.filter((l) => l.msg.startsWith('event handler failed at every delivery'))).toEqual([]);
+    expect(log.parks()).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import {
   type Principal,
   type PromptRecordedEvent,
   type ScannerResultRecord,
-  scannerVersionMetaView,
+  recordedScannerResultView,
 } from '@bastion/contracts';
 import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
@@ -518,7 +518,7 @@ export function caiError(results: ScannerResultRecord[]): {
   // As the API shows a recorded result: the spec's whole version meta.
   return {
     outcome: 'blocked',
-    scanner_results: results.map((r) => ({ ...r, scannerVersionMeta: scannerVersionMetaView(r.scannerVersionMeta) })),
+    scanner_results: results.map(recordedScannerResultView),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type PromptView,
   ProxyEventContracts,
   type ScannerResultRecord,
-  scannerVersionMetaView,
+  recordedScannerResultView,
 } from '@bastion/contracts';
 import { type EventGroups, EventPublisher } from '@bastion/messaging';
 import type { Logger } from 'pino';
@@ -129,10 +129,7 @@ export function promptView(e: PromptRecordedEvent): PromptView {
       response: e.result.response,
       files: e.result.files,
       providerResult: e.result.providerResult,
-      scannerResults: e.result.scannerResults.map((r) => ({
-        ...r,
-        scannerVersionMeta: scannerVersionMetaView(r.scannerVersionMeta),
-      })),
+      scannerResults: e.result.scannerResults.map(recordedScannerResultView),
     },
   };
 }

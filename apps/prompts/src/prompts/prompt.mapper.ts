@@ -8,7 +8,7 @@ import {
   type StoredScanView,
   type ScannerResultView,
   type ScannerVersionRef,
-  scannerVersionMetaView,
+  recordedScannerResultView,
 } from '@bastion/contracts';
 import { Prisma, type Prompt, type PromptTemplate } from '../generated/prisma/client';
 
@@ -144,8 +144,7 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
 }
 
 function scannerResultView(s: Loose): ScannerResultView {
-  const row = scannerResultRow(s);
-  return { ...row, scannerVersionMeta: scannerVersionMetaView(row.scannerVersionMeta) };
+  return recordedScannerResultView(scannerResultRow(s));
 }
 
 /**

@@ -37,6 +37,13 @@ export interface ScannerVersionMeta {
  */
 export type ScannerVersionRef = Pick<ScannerVersionMeta, 'id' | 'name' | 'published' | 'direction'>;
 
+/** A recorded scanner result as the API shows it: its version meta whole (scannerVersionMetaView). */
+export function recordedScannerResultView<
+  R extends { scannerVersionMeta?: ScannerVersionRef | ScannerVersionMeta | null },
+>(r: R): Omit<R, 'scannerVersionMeta'> & { scannerVersionMeta: ScannerVersionMeta | null } {
+  return { ...r, scannerVersionMeta: scannerVersionMetaView(r.scannerVersionMeta) };
+}
+
 /** The spec's Scanner version meta of a recorded result: the recorded fields, the rest empty. */
 export function scannerVersionMetaView(
   meta: ScannerVersionRef | Partial<ScannerVersionMeta> | null | undefined,

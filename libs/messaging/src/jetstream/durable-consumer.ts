@@ -23,7 +23,7 @@ import {
   PAYLOAD_OBJECT_HEADER,
 } from './event-publisher';
 
-const DEFAULT_MAX_DELIVERIES = 50;
+const DEFAULT_PARK_AFTER_FAILURES = 50;
 const MAX_TRACKED_FAILURES = 10_000;
 
 export interface EventMeta {
@@ -70,7 +70,7 @@ export interface DurableConsumerOptions<T extends object> {
    * other messages were handled and acknowledged meanwhile. A failure that meets every message
    * (an outage, a store that refuses every insert) parks nothing and is retried as long as it lasts.
    */
-  maxDeliveries?: number;
+  parkAfterFailures?: number;
   /** Called for each message parked (for a metric). */
   onParked?: () => void;
 }
@@ -84,7 +84,7 @@ export interface DurableConsumerOptions<T extends object> {
  * in one call and are acknowledged together. A message of a group (EVENT_GROUP_HEADER, EventGroups)
  * brings several events: it is acknowledged once all of them were handled, and an invalid event in
  * it is logged and dropped while its siblings are handled. A message whose handler fails
- * `maxDeliveries` times in a row for a reason of its own is parked (see there). If the subscription ends (NATS away longer than the
+ * `parkAfterFailures` times in a row for a reason of its own is parked (see there). If the subscription ends (NATS away longer than the
  * client's pull could survive, a consumer deleted), it is opened again with backoff, forever.
  */
 export class DurableConsumer<T extends object> {
@@ -262,8 +262,8 @@ export class DurableConsumer<T extends object> {
   }
 
   /**
-   * Counts a failure of `m`; true when it is the message's own (see `maxDeliveries`): no outage, and
-   * failing `maxDeliveries` times in a row while other messages were acknowledged.
+   * Counts a failure of `m`; true when it is the message's own (see `parkAfterFailures`): no outage, and
+   * failing `parkAfterFailures` times in a row while other messages were acknowledged.
    */
   private parks(m: JsMsg, outage: boolean): boolean {
     if (outage) {
@@ -275,7 +275,7 @@ export class DurableConsumer<T extends object> {
     const entry = this.failing.get(m.seq) ?? { failures: 0, ackedBefore: this.acked };
     entry.failures++;
     this.failing.set(m.seq, entry);
-    const limit = Math.max(1, this.options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES);
+    const limit = Math.max(1, this.options.parkAfterFailures ?? DEFAULT_PARK_AFTER_FAILURES);
     return entry.failures >= limit && this.acked > entry.ackedBefore;
   }
 
