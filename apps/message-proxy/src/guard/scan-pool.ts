@@ -19,16 +19,19 @@ import {
 export const INLINE_SCAN_MS = 5;
 /**
  * How long a tenant's scans stay on the workers (ms) after INLINE_OVERRUNS of its inline scans ran
- * over INLINE_SCAN_MS within INLINE_OVERRUN_WINDOW_MS: a slow tenant's scans all do, while a quick
- * scan runs over only when its thread is descheduled, which on a loaded machine happens now and then.
- * (The thread's CPU time cannot tell the two apart: Linux updates it at clock ticks and context
- * switches, so a quick scan that was descheduled may read as several milliseconds.)
+ * over INLINE_SCAN_MS within INLINE_OVERRUN_WINDOW_MS and took at least half of it again on a worker:
+ * a slow tenant's scans all do, while a quick scan runs over only when its thread is descheduled,
+ * which on a loaded machine happens several times a second, and is then quick on the worker. (The
+ * thread's CPU time cannot tell the two apart: Linux updates it at clock ticks and context switches,
+ * so a quick scan that was descheduled may read as several milliseconds.)
  */
 export const INLINE_OFF_MS = 10_000;
 export const INLINE_OVERRUNS = 3;
 export const INLINE_OVERRUN_WINDOW_MS = INLINE_OFF_MS;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
+/** What `tryInline` answers for a job that ran over its inline limit: a worker scans it again. */
+export const OVERRAN = Symbol('OVERRAN');
 
 /** Nest token of the process's ScanPool (null when scans run on the event loop). */
 export const SCAN_POOL = Symbol('SCAN_POOL');
@@ -195,7 +198,15 @@ export class ScanPool {
       if (wait <= 0 || Date.now() + wait > until || !this.inlineCandidate(tenant, job)) break;
       await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1).unref());
     }
-    return this.tryInline(tenant, job) ?? this.run(tenant, job);
+    const here = this.tryInline(tenant, job);
+    if (here === undefined) return this.run(tenant, job);
+    if (here !== OVERRAN) return here;
+    // Over the inline limit: the scanners are slow, or this thread was only descheduled (a loaded
+    // machine does that to a quick scan now and then, so a wall clock cannot tell). A worker scans
+    // the job again with its whole budget, and its time says which it was.
+    const result = await this.run(tenant, job);
+    if (result.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2) this.overran(tenant);
+    return result;
   }
 
   /**
@@ -203,12 +214,12 @@ export class ScanPool {
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
    * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
-   * to a worker with the budget it had, so the caller's thread is held up that long at most; after
-   * INLINE_OVERRUNS such within INLINE_OVERRUN_WINDOW_MS, the tenant's scans go to the workers for
-   * INLINE_OFF_MS. Inline scans count toward the tenant's CPU share (and its being costly) as a
-   * worker's do.
+   * to a worker with the budget it had (OVERRAN), so the caller's thread is held up that long at
+   * most; after INLINE_OVERRUNS such within INLINE_OVERRUN_WINDOW_MS that the worker's scan confirmed
+   * (`scan`), the tenant's scans go to the workers for INLINE_OFF_MS. Inline scans count toward the
+   * tenant's CPU share (and its being costly) as a worker's do.
    */
-  tryInline(tenant: string, job: ScanJob): ScanJobResult | undefined {
+  tryInline(tenant: string, job: ScanJob): ScanJobResult | typeof OVERRAN | undefined {
     if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
@@ -221,9 +232,7 @@ export class ScanPool {
     this.account(tenant, cost);
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
-    if (!result.scanners.some((o) => 'overLimit' in o)) return result;
-    this.overran(tenant);
-    return undefined;
+    return result.scanners.some((o) => 'overLimit' in o) ? OVERRAN : result;
   }
 
   /** Counts an inline scan of the tenant that ran over its limit; enough of them close together turn its inline scans off. */
