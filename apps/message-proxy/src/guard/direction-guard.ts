@@ -356,8 +356,13 @@ export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome 
   return rank[a] >= rank[b] ? a : b;
 }
 
+/** The last instant iso() formatted: a summary's scans mostly start and end within the same millisecond. */
+let lastIso = { ms: NaN, text: '' };
+
 function iso(ms: number | undefined): string | undefined {
-  return ms === undefined ? undefined : new Date(ms).toISOString();
+  if (ms === undefined) return undefined;
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 function record(

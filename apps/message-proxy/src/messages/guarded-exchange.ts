@@ -463,6 +463,7 @@ export function streamedExchange(
     const abort = new AbortController();
     const cancel = cancelSubject ? nc.subscribe(cancelSubject, { max: 1, callback: () => abort.abort() }) : undefined;
     let headSent = false;
+    let settled = false;
     const emit = (frame: StreamFrame) => {
       if (frame.kind === 'head') headSent = true;
       if (!sub.closed) sub.next(frame);
@@ -470,14 +471,20 @@ export function streamedExchange(
     Promise.resolve()
       .then(() => run(emit, abort.signal))
       .then((result) => {
+        settled = true;
         if (result.kind === 'blocked' && !headSent)
           sub.error(blockedError(result.direction, result.results, result.messages));
         else sub.complete();
       })
-      .catch((err: unknown) => sub.error(err));
+      .catch((err: unknown) => {
+        settled = true;
+        sub.error(err);
+      });
     return () => {
       cancel?.unsubscribe();
-      abort.abort();
+      // A finished exchange closed its upstream itself; aborting it would only build an AbortError
+      // (a DOMException, with its stack) per stream.
+      if (!settled) abort.abort();
     };
   });
 }
