@@ -421,6 +421,49 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     },
   );
 
+  it('sends what it held back in the frame of message_stop, and relays nothing after message_stop', async () => {
+    const { key } = await setup();
+    const after = JSON.stringify({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: SECRET },
+    });
+    upstream.raw = {
+      status: 200,
+      contentType: 'text/event-stream',
+      body: `${textStream(['the answer ', 'ends here'])}event: content_block_delta\ndata: ${after}\n\n`,
+    };
+    const nc = await connect({
+      servers: process.env.TEST_NATS_URL!,
+      user: TEST_NATS_USER.user,
+      pass: TEST_NATS_USER.password,
+    });
+    const frames: string[] = [];
+    nc.subscribe('_INBOX.>', { callback: (_e, m) => void frames.push(m.string()) });
+    await nc.flush();
+    try {
+      const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: MODEL,
+          max_tokens: 8,
+          stream: true,
+          messages: [{ role: 'user', content: 'go' }],
+        }),
+      });
+      const relayed = await res.text();
+      await nc.flush();
+      expect(relayed).not.toContain(SECRET);
+      expect(relayed.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
+      // The response scanner held the last text back until the answer was whole: it leaves with message_stop.
+      const last = frames.filter((f) => f.includes('"kind":"data"')).find((f) => f.includes('message_stop'));
+      expect(last).toContain('ends here');
+    } finally {
+      await nc.close();
+    }
+  });
+
   it('answers a non-JSON 200 from the provider with a 502 in Anthropic shape', async () => {
     const { client } = await setup();
     upstream.raw = { status: 200, contentType: 'text/html', body: '<html>gateway page</html>' };

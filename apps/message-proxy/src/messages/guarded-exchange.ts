@@ -25,7 +25,7 @@ import {
 } from '../anthropic/content';
 import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
-import { readStreamEvents } from '../anthropic/stream-event';
+import { ContentDelta, readStreamEvents } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
 import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { PromptRecorder } from '../records/prompt-recorder';
@@ -266,8 +266,13 @@ export class GuardedExchange {
     // A character's UTF-8 bytes may be split between two reads: the decoder keeps the first part.
     const utf8 = new StringDecoder('utf8');
     let stop: { reason: string; detail: string } | undefined;
+    // The upstream sent `message_stop`: the answer is whole, and what the guard still holds leaves
+    // with that chunk's frame. Nothing after it is relayed; the body is read to its end all the
+    // same, so that its connection can serve another call.
+    let ended = false;
     try {
       reading: for await (const chunk of upstream.body) {
+        if (ended) continue;
         try {
           const text = typeof chunk === 'string' ? chunk : utf8.write(chunk as Buffer);
           const { events, malformed } = readStreamEvents(parser.push(text));
@@ -278,16 +283,26 @@ export class GuardedExchange {
               stop = step.stop;
               break reading;
             }
+            if (!(event instanceof ContentDelta) && event.type === 'message_stop') {
+              ended = true;
+              break;
+            }
           }
-          if (malformed) {
+          if (malformed && !ended) {
             stop = { reason: 'malformed', detail: `an event the proxy could not parse (${malformed.event})` };
             break reading;
+          }
+          if (ended) {
+            const step = guard.finish();
+            send(step.events);
+            stop = step.stop;
+            if (stop) break reading;
           }
         } finally {
           frame.flush();
         }
       }
-      if (!stop && !signal.aborted) {
+      if (!ended && !stop && !signal.aborted) {
         const step = guard.finish();
         send(step.events);
         stop = step.stop;
