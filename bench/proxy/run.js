@@ -217,7 +217,10 @@ function timedRequest(target, body) {
           bytes += chunk.length;
           if (firstText === null && chunk.includes('"text_delta"')) firstText = performance.now() - started;
         });
-        res.on('end', () => resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes }));
+        const timing = res.headers['server-timing'];
+        res.on('end', () =>
+          resolve({ ms: performance.now() - started, firstText, status: res.statusCode, bytes, timing }),
+        );
         res.on('error', reject);
       },
     );
@@ -232,14 +235,27 @@ async function sequential(target, stream, n) {
   const body = bodyFor('claude-bench', stream);
   for (let i = 0; i < Math.min(50, n); i++) await timedRequest(target, body);
   const ms = [];
+  const phases = {};
   let failed = 0;
   for (let i = 0; i < n; i++) {
     const r = await timedRequest(target, body);
     if (r.status !== 200) failed++;
     ms.push(r.ms);
+    for (const [name, dur] of serverTiming(r.timing)) (phases[name] ??= []).push(dur);
   }
   ms.sort((a, b) => a - b);
-  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), failed };
+  const phaseP50 = Object.entries(phases).map(([name, d]) => [name, quantile(d.sort((a, b) => a - b), 0.5)]);
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), failed, phaseP50 };
+}
+
+/** `Server-Timing` as [name, ms] pairs (ours sends auth, rpc, guard, upstream and record). */
+function serverTiming(header) {
+  if (!header) return [];
+  return String(header)
+    .split(',')
+    .map((part) => /^\s*([\w-]+)\s*;\s*dur=([\d.]+)/.exec(part))
+    .filter(Boolean)
+    .map((m) => [m[1], Number(m[2])]);
 }
 
 /** Time to first text of a slow stream (4 characters every 15 ms), a few at a time. */
@@ -470,6 +486,7 @@ async function main() {
           rps: rps.requests.average,
           p50: seq.p50,
           p99: seq.p99,
+          phaseP50: seq.phaseP50,
           failed: m.failed + rps.non2xx + rps.errors + seq.failed,
           perProcess: mid.perProcess,
           nats: mid.nats,
@@ -519,6 +536,14 @@ async function main() {
       console.log(
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`,
       );
+    }
+    const timed = rows.filter((r) => r.phaseP50?.length);
+    if (timed.length) {
+      console.log('\nSequential requests: the median of each Server-Timing phase, ms (beside the median total):');
+      for (const r of timed)
+        console.log(
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${r.phaseP50.map(([n, d]) => `${n} ${f(d)}`).join(', ')}; total ${f(r.p50)}`,
+        );
     }
     const withNats = rows.filter((r) => r.nats);
     if (withNats.length) {
