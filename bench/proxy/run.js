@@ -244,7 +244,13 @@ async function sequential(target, stream, n) {
     for (const [name, dur] of serverTiming(r.timing)) (phases[name] ??= []).push(dur);
   }
   ms.sort((a, b) => a - b);
-  const phaseP50 = Object.entries(phases).map(([name, d]) => [name, quantile(d.sort((a, b) => a - b), 0.5)]);
+  const phaseP50 = Object.entries(phases).map(([name, d]) => [
+    name,
+    quantile(
+      d.sort((a, b) => a - b),
+      0.5,
+    ),
+  ]);
   return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), failed, phaseP50 };
 }
 
