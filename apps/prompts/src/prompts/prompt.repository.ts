@@ -67,27 +67,21 @@ const COLUMNS: [field: keyof Prisma.PromptCreateManyInput, column: string, type:
   ['outcome', 'outcome', 'text'],
   ['response', 'response', 'text'],
   ['files', 'files', 'jsonb'],
-  // `json` columns travel as JSON text inside the batch (asJson): Postgres then reads them as one
-  // string each and checks them once, rather than building jsonb of them first.
-  ['providerResult', 'provider_result', 'json'],
-  ['scannerResults', 'scanner_results', 'json'],
+  ['providerResult', 'provider_result', 'jsonb'],
+  ['scannerResults', 'scanner_results', 'jsonb'],
 ];
 
 const INSERT_PROMPTS =
   `INSERT INTO "prompts"."prompts" (${COLUMNS.map(([, c]) => `"${c}"`).join(', ')}) ` +
-  `SELECT ${COLUMNS.map(([f, , t]) => (t === 'json' ? `r."${f}"::json` : `r."${f}"`)).join(', ')} ` +
-  `FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([f, , t]) => `"${f}" ${t === 'json' ? 'text' : t}`).join(', ')}) ` +
+  `SELECT ${COLUMNS.map(([f]) => `r."${f}"`).join(', ')} ` +
+  `FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([f, , t]) => `"${f}" ${t}`).join(', ')}) ` +
   `ON CONFLICT ("id") DO NOTHING`;
 
-/** JSON text of a value, with what the other columns cannot store either made U+FFFD (jsonForPostgres). */
-const jsonText = (value: unknown): string => jsonForPostgres(JSON.stringify(value));
-
-/** A row as JSON: dates as ISO strings, `json` columns as JSON text, the database NULL of a JSON column as null. */
+/** A row as JSON: dates as ISO strings, the database NULL of a JSON column as null. */
 function asJson(row: Prisma.PromptCreateManyInput): Record<string, unknown> {
   return {
     ...row,
     receivedAt: row.receivedAt instanceof Date ? row.receivedAt.toISOString() : row.receivedAt,
-    providerResult: row.providerResult === Prisma.DbNull ? null : jsonText(row.providerResult),
-    scannerResults: jsonText(row.scannerResults),
+    providerResult: row.providerResult === Prisma.DbNull ? null : row.providerResult,
   };
 }
