@@ -421,7 +421,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     },
   );
 
-  it('sends what it held back in the frame of message_stop, and relays nothing after message_stop', async () => {
+  it('ends the answer at message_stop: what it held back leaves at once, nothing after it, and an upstream that stays open is left after a second', async () => {
     const { key } = await setup();
     const after = JSON.stringify({
       type: 'content_block_delta',
@@ -432,36 +432,29 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       status: 200,
       contentType: 'text/event-stream',
       body: `${textStream(['the answer ', 'ends here'])}event: content_block_delta\ndata: ${after}\n\n`,
+      holdOpenMs: 5000,
     };
-    const nc = await connect({
-      servers: process.env.TEST_NATS_URL!,
-      user: TEST_NATS_USER.user,
-      pass: TEST_NATS_USER.password,
+    const started = performance.now();
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
     });
-    const frames: string[] = [];
-    nc.subscribe('_INBOX.>', { callback: (_e, m) => void frames.push(m.string()) });
-    await nc.flush();
-    try {
-      const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          model: MODEL,
-          max_tokens: 8,
-          stream: true,
-          messages: [{ role: 'user', content: 'go' }],
-        }),
-      });
-      const relayed = await res.text();
-      await nc.flush();
-      expect(relayed).not.toContain(SECRET);
-      expect(relayed.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
-      // The response scanner held the last text back until the answer was whole: it leaves with message_stop.
-      const last = frames.filter((f) => f.includes('"kind":"data"')).find((f) => f.includes('message_stop'));
-      expect(last).toContain('ends here');
-    } finally {
-      await nc.close();
+    let relayed = '';
+    let stopAt: number | undefined;
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body!) {
+      relayed += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (stopAt === undefined && relayed.includes('"type":"message_stop"')) stopAt = performance.now() - started;
     }
+    const endedAt = performance.now() - started;
+    // The response scanner held the last text back until the answer was whole; it came with message_stop.
+    expect([...relayed.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('')).toBe('the answer ends here');
+    expect(relayed).not.toContain(SECRET);
+    expect(relayed.trimEnd().endsWith('data: {"type":"message_stop"}')).toBe(true);
+    // message_stop at once, not when the upstream closes (5 s); the answer ends within the drain's second.
+    expect(stopAt).toBeLessThan(2500);
+    expect(endedAt).toBeLessThan(4000);
   });
 
   it('answers a non-JSON 200 from the provider with a 502 in Anthropic shape', async () => {

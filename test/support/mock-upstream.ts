@@ -64,9 +64,10 @@ export class MockUpstream {
   /**
    * A raw body for the next Anthropic answers, sent as it is (for malformed or hostile streams and
    * bodies); with `splitAt`, its UTF-8 bytes are written in parts cut at those offsets, 20 ms apart,
-   * so the proxy reads them separately.
+   * so the proxy reads them separately; with `holdOpenMs`, the response ends that long after the
+   * last part (an upstream that keeps its stream open).
    */
-  raw?: { status: number; contentType: string; body: string; splitAt?: number[] };
+  raw?: { status: number; contentType: string; body: string; splitAt?: number[]; holdOpenMs?: number };
 
   /**
    * Anthropic's Messages API: the key must be `sk-ant-mock-key-000000`; the answer echoes the last
@@ -82,8 +83,13 @@ export class MockUpstream {
       res.writeHead(this.raw.status, { 'content-type': this.raw.contentType });
       const bytes = Buffer.from(this.raw.body, 'utf8');
       const cuts = [0, ...(this.raw.splitAt ?? []), bytes.length];
+      const holdOpenMs = this.raw.holdOpenMs ?? 0;
       const write = (i: number) => {
-        if (i + 1 >= cuts.length || res.destroyed) return void res.end();
+        if (i + 1 >= cuts.length || res.destroyed) {
+          if (holdOpenMs > 0) setTimeout(() => res.end(), holdOpenMs).unref();
+          else res.end();
+          return;
+        }
         res.write(bytes.subarray(cuts[i], cuts[i + 1]));
         setTimeout(() => write(i + 1), 20);
       };

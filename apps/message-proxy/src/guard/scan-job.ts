@@ -1,4 +1,4 @@
-import { canonicalize, ScanLimitError, type ScanMatch, type Scanner } from '@bastion/guardrails';
+import { canonicalize, type ScanLimit, ScanLimitError, type ScanMatch, type Scanner } from '@bastion/guardrails';
 import type { ScanBudget } from './direction-guard';
 
 /** A scanner version's identity: its scanner's id and its version's id (a version's config never changes). */
@@ -26,7 +26,10 @@ export interface ScanJob<S extends ScannerKey = ScannerRef> {
  * compile); with when it started and ended (ms since the epoch).
  */
 export type ScannerOutcome = (
-  { failed: boolean; matches: readonly ScanMatch[] } | { overLimit: string } | { notRun: string }
+  | { failed: boolean; matches: readonly ScanMatch[] }
+  /** `limit`: which one (ScanLimitError's); `budget` when the budget was spent before it started. */
+  | { overLimit: string; limit: ScanLimit }
+  | { notRun: string }
 ) & {
   startedAt: number;
   completedAt: number;
@@ -57,6 +60,7 @@ export function runScanJob(
     if (budget.exhausted)
       return {
         overLimit: `the request's scan budget of ${budget.limitMs} ms is spent`,
+        limit: 'budget',
         startedAt,
         completedAt: startedAt,
       };
@@ -68,7 +72,7 @@ export function runScanJob(
       return { failed: result.outcome === 'failed', matches: result.data.matches, startedAt, completedAt: Date.now() };
     } catch (err) {
       if (!(err instanceof ScanLimitError)) throw err;
-      return { overLimit: err.message, startedAt, completedAt: Date.now() };
+      return { overLimit: err.message, limit: err.limit, startedAt, completedAt: Date.now() };
     }
   });
   return { scanners, spentMs: budget.spent - before };

@@ -247,10 +247,10 @@ describe('ScanPool', () => {
         await pool.run('costly', quick());
         expect(pool.tryInline('costly', quick())).toBeUndefined();
         expect(pool.tryInline('other', { ...quick(), text: 'x'.repeat(1001) })).toBeUndefined();
-        expect(pool.tryInline('other', quick())).toBeDefined();
+        expect(pool.tryInline('other', quick())).toMatchObject({ scanners: expect.any(Array) });
         // No budget left for it here: a worker says what that means.
         expect(pool.tryInline('other', { ...quick(), spentMs: 5000 })).toBeUndefined();
-        expect(pool.tryInline('fresh', quick())).toBeDefined();
+        expect(pool.tryInline('fresh', quick())).toMatchObject({ scanners: expect.any(Array) });
         // Off by default.
         await pool.close();
         pool = standIn({ script: join(dir, 'from-sources.js') });
@@ -269,28 +269,55 @@ describe('ScanPool', () => {
           spentMs: 0,
         };
         const short = { ...slow, text: 'a-' };
-        // Inline scans may take 2 ms here; compiling is left roomy.
-        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineMaxChars: 5_000_000, inlineScanMs: 2 });
+        // Inline scans may take 2 ms here; compiling is left roomy. Never costly here (a loaded
+        // machine may stretch a worker's scan past 50 ms): only the overruns turn inline scans off.
+        pool = standIn({
+          script: join(dir, 'from-sources.js'),
+          ...roomy,
+          inlineMaxChars: 5_000_000,
+          inlineScanMs: 2,
+          heavyMs: Infinity,
+        });
         await pool.run('t', short);
         // Compiled on this thread beforehand, so that compiling is not what the inline scans cost.
         for (const ref of slow.scanners) sharedScannerCache.get(ref);
+        const inlineHere = (tenant: string) => {
+          const r = pool.tryInline(tenant, short);
+          return r !== undefined && r !== OVERRAN;
+        };
         // A request with less of its budget left than that: a worker says what it means, and this
         // thread goes on scanning the tenant's short texts.
         expect(pool.tryInline('t', { ...short, spentMs: 4999.5 })).toBeUndefined();
-        expect(pool.tryInline('t', short)).toBeDefined();
+        expect(inlineHere('t')).toBe(true);
         // Making 999,001 characters canonical and reading them thrice takes well over 2 ms (9-18 ms
         // measured), here and on the worker that scans it again: once is not enough to tell a slow
         // tenant (a quick scan runs over when its thread is descheduled), three times within 10 s is,
         // and the tenant's next scans go to the workers.
         expect(pool.tryInline('t', slow)).toBe(OVERRAN);
+        const tried = jest.spyOn(pool, 'tryInline');
+        for (let i = 1; i <= 3; i++) {
+          const posts = posted.mock.calls.length;
+          const scanned = pool.scan('t', slow);
+          // Until the worker has answered, the tenant's scans run there, not here.
+          expect(pool.tryInline('t', short)).toBeUndefined();
+          await expect(scanned).resolves.toMatchObject({ scanners: [{ failed: true }, {}, {}] });
+          expect(tried.mock.results[0].value).toBe(OVERRAN);
+          expect(posted.mock.calls.length).toBe(posts + 1);
+          expect(inlineHere('t')).toBe(i < 3);
+          tried.mockClear();
+        }
+        expect(inlineHere('other')).toBe(true);
+      });
+
+      it('keeps the result of a scan over a limit of size or matches, which a worker would only repeat', async () => {
+        pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineMaxChars: 5_000_000 });
+        await pool.run('t', quick());
         const posts = posted.mock.calls.length;
-        await expect(pool.scan('t', slow)).resolves.toMatchObject({ scanners: [{ failed: true }, {}, {}] });
-        expect(posted.mock.calls.length).toBe(posts + 1);
-        expect(pool.tryInline('t', short)).toBeDefined();
-        await pool.scan('t', slow);
-        await pool.scan('t', slow);
-        expect(pool.tryInline('t', short)).toBeUndefined();
-        expect(pool.tryInline('other', short)).toBeDefined();
+        // Over the engine's text limit (1 MiB): final wherever it runs.
+        const big = pool.tryInline('t', { ...quick(), text: 'x'.repeat(1_100_000) });
+        expect(big).not.toBe(OVERRAN);
+        expect((big as ScanJobResult).scanners[0]).toMatchObject({ limit: 'text-bytes' });
+        expect(posted.mock.calls.length).toBe(posts);
       });
 
       it('keeps scanning here for a tenant whose inline scans ran over only because the thread was descheduled', async () => {
@@ -300,7 +327,7 @@ describe('ScanPool', () => {
         const two = (): ScanJob => ({ scanners: [scanners[0], scanners[1]], text, limitMs: 5000, spentMs: 0 });
         pool = standIn({ script: join(dir, 'from-sources.js'), ...roomy, inlineScanMs: 50 });
         const onWorker = await pool.run('t', two());
-        // The clock jumps only while the scan runs here (scan() reaches the worker after an await).
+        // The clock jumps only while the scan runs here (the worker's thread has its own clock).
         const descheduled = (tenant: string) => {
           let clock = performance.now();
           const now = jest.spyOn(performance, 'now').mockImplementation(() => (clock += 100));

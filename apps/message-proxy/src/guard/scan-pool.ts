@@ -132,6 +132,8 @@ export class ScanPool {
   private wakeUp?: { timer: NodeJS.Timeout; at: number };
   /** Tenants whose scans run only on the workers until when (ms since the epoch): INLINE_OVERRUNS of them ran over inline. */
   private readonly inlineOffUntil = new Map<string, number>();
+  /** Tenants with an inline scan over its limit that a worker is scanning again (see `scan`), and how many. */
+  private readonly confirming = new Map<string, number>();
   /** Each tenant's inline scans over the limit since `since` (ms since the epoch). */
   private readonly overruns = new Map<string, { since: number; count: number }>();
   /** What compiling each scanner version took on a worker (ms, by scannerKey), as the workers reported. */
@@ -203,10 +205,19 @@ export class ScanPool {
     if (here !== OVERRAN) return here;
     // Over the inline limit: the scanners are slow, or this thread was only descheduled (a loaded
     // machine does that to a quick scan now and then, so a wall clock cannot tell). A worker scans
-    // the job again with its whole budget, and its time says which it was.
-    const result = await this.run(tenant, job);
-    if (result.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2) this.overran(tenant);
-    return result;
+    // the job again with its whole budget, and its time says which it was; until it has, the
+    // tenant's scans run on the workers, so a slow tenant's concurrent requests cannot each take
+    // their inline limit of this thread meanwhile.
+    this.confirming.set(tenant, (this.confirming.get(tenant) ?? 0) + 1);
+    try {
+      const result = await this.run(tenant, job);
+      if (result.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2) this.overran(tenant);
+      return result;
+    } finally {
+      const left = (this.confirming.get(tenant) ?? 1) - 1;
+      if (left > 0) this.confirming.set(tenant, left);
+      else this.confirming.delete(tenant);
+    }
   }
 
   /**
@@ -232,7 +243,10 @@ export class ScanPool {
     this.account(tenant, cost);
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
-    return result.scanners.some((o) => 'overLimit' in o) ? OVERRAN : result;
+    // Only a limit of time says the job ran over here; one of size or matches is its result anywhere.
+    return result.scanners.some((o) => 'overLimit' in o && (o.limit === 'time' || o.limit === 'budget'))
+      ? OVERRAN
+      : result;
   }
 
   /** Counts an inline scan of the tenant that ran over its limit; enough of them close together turn its inline scans off. */
@@ -252,7 +266,7 @@ export class ScanPool {
   /** Everything tryInline asks of a job but the tenant's CPU balance. */
   private inlineCandidate(tenant: string, job: ScanJob): boolean {
     const max = this.options.inlineMaxChars ?? 0;
-    if (this.closed || job.text.length > max || this.heavy(tenant)) return false;
+    if (this.closed || job.text.length > max || this.heavy(tenant) || this.confirming.has(tenant)) return false;
     const off = this.inlineOffUntil.get(tenant);
     if (off !== undefined) {
       if (off > Date.now()) return false;

@@ -267,9 +267,15 @@ export class GuardedExchange {
     const utf8 = new StringDecoder('utf8');
     let stop: { reason: string; detail: string } | undefined;
     // The upstream sent `message_stop`: the answer is whole, and what the guard still holds leaves
-    // with that chunk's frame. Nothing after it is relayed; the body is read to its end all the
-    // same, so that its connection can serve another call.
+    // with that chunk's frame. Nothing after it is relayed, nor any error; the body is read to its
+    // end all the same, so that its connection can serve another call, for STREAM_DRAIN_MS at most.
     let ended = false;
+    let drain: NodeJS.Timeout | undefined;
+    const finish = () => {
+      const step = guard.finish();
+      send(step.events);
+      stop = step.stop;
+    };
     try {
       reading: for await (const chunk of upstream.body) {
         if (ended) continue;
@@ -293,23 +299,19 @@ export class GuardedExchange {
             break reading;
           }
           if (ended) {
-            const step = guard.finish();
-            send(step.events);
-            stop = step.stop;
+            finish();
             if (stop) break reading;
+            drain = setTimeout(() => upstream.body.destroy(), STREAM_DRAIN_MS);
           }
         } finally {
           frame.flush();
         }
       }
-      if (!ended && !stop && !signal.aborted) {
-        const step = guard.finish();
-        send(step.events);
-        stop = step.stop;
-      }
+      if (!ended && !stop && !signal.aborted) finish();
     } catch (err) {
-      if (!signal.aborted) stop = { reason: 'upstream', detail: upstreamError(err).message };
+      if (!ended && !signal.aborted) stop = { reason: 'upstream', detail: upstreamError(err).message };
     } finally {
+      clearTimeout(drain);
       upstream.body.destroy();
     }
     const summary = this.summarize(responseGuard, guard.unreadable, stop?.reason === 'unreadable');
@@ -503,6 +505,9 @@ export function streamedExchange(
     };
   });
 }
+
+/** How long the rest of a stream's body is read after `message_stop` before its connection is dropped (ms). */
+export const STREAM_DRAIN_MS = 1000;
 
 /** The most text one data frame carries (NATS refuses messages over its max_payload, 1 MB by default). */
 const MAX_FRAME_CHARS = 128 * 1024;

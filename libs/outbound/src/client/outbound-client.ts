@@ -280,10 +280,13 @@ function decodedBody(method: string, res: http.IncomingMessage, max: number, ori
 
 /** Re-emits the body, turning a mid-body failure into an OutboundError and ending the deadline with the body. */
 function relay(source: Readable, ctx: () => FailureContext, finish: (failure?: OutboundError) => void): Readable {
+  /** The caller destroyed the body: the source's end that follows is no failure. */
+  let released = false;
   async function* chunks(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of source) yield chunk as Buffer;
     } catch (err) {
+      if (released) return;
       const failure = toOutboundError(err, ctx());
       finish(failure);
       throw failure;
@@ -292,6 +295,14 @@ function relay(source: Readable, ctx: () => FailureContext, finish: (failure?: O
     }
   }
   const body = Readable.from(chunks(), { objectMode: false });
+  // Destroying the body returns the generator only once the chunk it awaits arrives, which from an
+  // upstream that keeps its connection open and quiet may be never: destroy the source first.
+  const destroyBody = body._destroy.bind(body);
+  body._destroy = (err, done) => {
+    released = true;
+    source.destroy();
+    destroyBody(err, done);
+  };
   // A consumer that gives up before reading must still free the connection and the timer.
   body.once('close', () => {
     source.destroy();
