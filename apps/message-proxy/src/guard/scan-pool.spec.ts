@@ -258,7 +258,13 @@ describe('ScanPool', () => {
         expect(pool.tryInline('t', quick())).toBeUndefined();
       });
 
-      it("sends a tenant's scans to the workers for a while once three ran over the inline budget within 10 s, not for a spent request's", async () => {
+      /**
+       * A pool whose inline scans may take 2 ms, with a job that takes longer here and on a worker
+       * (`slow`) and one that does not (`short`), compiled on this thread beforehand so that compiling
+       * is not what the inline scans cost. Never costly (a loaded machine may stretch a worker's scan
+       * past 50 ms): only the overruns turn inline scans off. `inlineHere`: the tenant's short job ran here.
+       */
+      async function overrunPool() {
         // One "a" and no "b": the first branch reads the whole text before the second matches, in one
         // step no budget check can interrupt.
         const regex = { version: '1', config: { type: 'regex', patterns: ['a[^#]*b0x0|a'] } };
@@ -269,22 +275,25 @@ describe('ScanPool', () => {
           spentMs: 0,
         };
         const short = { ...slow, text: 'a-' };
-        // Inline scans may take 2 ms here; compiling is left roomy. Never costly here (a loaded
-        // machine may stretch a worker's scan past 50 ms): only the overruns turn inline scans off.
-        pool = standIn({
+        const made = standIn({
           script: join(dir, 'from-sources.js'),
           ...roomy,
           inlineMaxChars: 5_000_000,
           inlineScanMs: 2,
           heavyMs: Infinity,
         });
-        await pool.run('t', short);
-        // Compiled on this thread beforehand, so that compiling is not what the inline scans cost.
+        await made.run('t', short);
         for (const ref of slow.scanners) sharedScannerCache.get(ref);
         const inlineHere = (tenant: string) => {
-          const r = pool.tryInline(tenant, short);
+          const r = made.tryInline(tenant, short);
           return r !== undefined && r !== OVERRAN;
         };
+        return { made, slow, short, inlineHere };
+      }
+
+      it("sends a tenant's scans to the workers for a while once three ran over the inline budget within 10 s, not for a spent request's", async () => {
+        const { made, slow, short, inlineHere } = await overrunPool();
+        pool = made;
         // A request with less of its budget left than that: a worker says what it means, and this
         // thread goes on scanning the tenant's short texts.
         expect(pool.tryInline('t', { ...short, spentMs: 4999.5 })).toBeUndefined();
@@ -307,6 +316,15 @@ describe('ScanPool', () => {
           tried.mockClear();
         }
         expect(inlineHere('other')).toBe(true);
+      });
+
+      it('scans here again once a confirmation on a worker failed (the worker died, say)', async () => {
+        const { made, slow, inlineHere } = await overrunPool();
+        pool = made;
+        jest.spyOn(pool, 'run').mockRejectedValueOnce(new Error('scan worker exited (1)'));
+        await expect(pool.scan('t', slow)).rejects.toThrow('scan worker exited');
+        // Nothing confirmed, and nothing left pending: the tenant's short texts run here.
+        expect(inlineHere('t')).toBe(true);
       });
 
       it('keeps the result of a scan over a limit of size or matches, which a worker would only repeat', async () => {

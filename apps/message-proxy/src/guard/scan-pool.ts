@@ -208,15 +208,13 @@ export class ScanPool {
     // the job again with its whole budget, and its time says which it was; until it has, the
     // tenant's scans run on the workers, so a slow tenant's concurrent requests cannot each take
     // their inline limit of this thread meanwhile.
-    this.confirming.set(tenant, (this.confirming.get(tenant) ?? 0) + 1);
+    countUp(this.confirming, tenant);
     try {
       const result = await this.run(tenant, job);
       if (result.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS) / 2) this.overran(tenant);
       return result;
     } finally {
-      const left = (this.confirming.get(tenant) ?? 1) - 1;
-      if (left > 0) this.confirming.set(tenant, left);
-      else this.confirming.delete(tenant);
+      countDown(this.confirming, tenant);
     }
   }
 
@@ -335,11 +333,7 @@ export class ScanPool {
 
   private unbusy(slot: Slot): void {
     const tenant = slot.task?.tenant;
-    if (tenant !== undefined) {
-      const n = (this.busy.get(tenant) ?? 1) - 1;
-      if (n > 0) this.busy.set(tenant, n);
-      else this.busy.delete(tenant);
-    }
+    if (tenant !== undefined) countDown(this.busy, tenant);
     slot.task = undefined;
   }
 
@@ -438,7 +432,7 @@ export class ScanPool {
       );
       if (!next) continue;
       const task = next.item;
-      this.busy.set(task.tenant, (this.busy.get(task.tenant) ?? 0) + 1);
+      countUp(this.busy, task.tenant);
       slot.task = task;
       slot.id = this.nextId++;
       this.post(slot, task);
@@ -464,4 +458,16 @@ export class ScanPool {
     };
     slot.worker.postMessage(request);
   }
+}
+
+/** One more of `key` in a map of counts. */
+function countUp(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** One fewer of `key`; a count that reaches 0 leaves the map (so `has` says whether any are left). */
+function countDown(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }
