@@ -241,8 +241,7 @@ export class DurableConsumer<T extends object> {
             } catch (err) {
               failed = true;
               lastError = err;
-              outage ||= isDatabaseUnavailable(err);
-              this.failure(err, m);
+              outage = this.failure(err, m) || outage;
             }
           }
           if (!failed) this.ack(m);
@@ -290,9 +289,12 @@ export class DurableConsumer<T extends object> {
     this.options.onParked?.();
   }
 
-  private failure(err: unknown, m: JsMsg): void {
-    if (isDatabaseUnavailable(err)) this.outages.report('database', err);
+  /** Logs a handler's failure (a database outage once per outage); true when it was one. */
+  private failure(err: unknown, m: JsMsg): boolean {
+    const outage = isDatabaseUnavailable(err);
+    if (outage) this.outages.report('database', err);
     else this.options.logger.warn({ err, subject: m.subject, seq: m.seq }, 'event handler failed');
+    return outage;
   }
 
   /** The message's events, validated; a malformed message is logged and terminated (null). */

@@ -295,19 +295,18 @@ function relay(source: Readable, ctx: () => FailureContext, finish: (failure?: O
     }
   }
   const body = Readable.from(chunks(), { objectMode: false });
-  // Destroying the body returns the generator only once the chunk it awaits arrives, which from an
-  // upstream that keeps its connection open and quiet may be never: destroy the source first.
+  // Every way the body ends (read to its end, or given up by its reader) destroys it, which frees
+  // the connection here. The source goes first: destroying the body returns the generator only once
+  // the chunk it awaits arrives, which from an upstream that keeps its connection open and quiet may
+  // be never.
   const destroyBody = body._destroy.bind(body);
   body._destroy = (err, done) => {
     released = true;
     source.destroy();
     destroyBody(err, done);
   };
-  // A consumer that gives up before reading must still free the connection and the timer.
-  body.once('close', () => {
-    source.destroy();
-    finish();
-  });
+  // And the timer, once the body is closed.
+  body.once('close', () => finish());
   return body;
 }
 
