@@ -11,6 +11,11 @@ const MODEL = 'claude-test';
 const SECRET = 'hunter2';
 
 /** An Anthropic answer of one text block, streamed in these deltas, as the upstream's SSE text. */
+/** A text delta's event data, as the Messages API writes it. */
+function textDelta(text: string, index = 0): string {
+  return JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+}
+
 function textStream(deltas: string[]): string {
   const events: [string, unknown][] = [
     [
@@ -58,6 +63,14 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
   }, 60_000);
 
   afterAll(() => stack?.close());
+
+  /** A streamed Messages call with the project key, as a plain HTTP client makes it. */
+  const streamCall = (key: string) =>
+    fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
+    });
 
   beforeEach(() => {
     upstream.reply = undefined;
@@ -320,11 +333,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
 
   it('relays nothing it could not parse: a smuggled multi-line event ends the stream', async () => {
     const { client } = await setup();
-    const smuggled = JSON.stringify({
-      type: 'content_block_delta',
-      index: 0,
-      delta: { type: 'text_delta', text: SECRET },
-    });
+    const smuggled = textDelta(SECRET);
     upstream.raw = {
       status: 200,
       contentType: 'text/event-stream',
@@ -334,11 +343,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
         `event: ping\ndata: {"type": "ping"}\ndata: ${smuggled}\n\n` +
         `event: message_stop\ndata: {"type":"message_stop"}\n\n`,
     };
-    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${(await setup()).key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
-    });
+    const res = await streamCall((await setup()).key);
     const text = await res.text();
     expect(text).not.toContain(SECRET);
     expect(text).toContain('event: error');
@@ -353,11 +358,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     const bytes = Buffer.from(body, 'utf8');
     const inside = (c: string) => bytes.indexOf(Buffer.from(c, 'utf8')) + 1;
     upstream.raw = { status: 200, contentType: 'text/event-stream', body, splitAt: [inside('東'), inside('🙂')] };
-    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
-    });
+    const res = await streamCall(key);
     const received = (await res.text())
       .split('\n')
       .filter((l) => l.startsWith('data: '))
@@ -390,16 +391,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       nc.subscribe('_INBOX.>', { callback: (_e, m) => void frames.push(m.string()) });
       await nc.flush();
       try {
-        const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            model: MODEL,
-            max_tokens: 8,
-            stream: true,
-            messages: [{ role: 'user', content: 'go' }],
-          }),
-        });
+        const res = await streamCall(key);
         const relayed = await res.text();
         await nc.flush();
         const data = frames.filter((f) => f.includes('"kind":"data"'));
@@ -423,11 +415,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
 
   it('ends the answer at message_stop: what it held back leaves at once, nothing after it, and an upstream that stays open is left after a second', async () => {
     const { key } = await setup();
-    const after = JSON.stringify({
-      type: 'content_block_delta',
-      index: 0,
-      delta: { type: 'text_delta', text: SECRET },
-    });
+    const after = textDelta(SECRET);
     upstream.raw = {
       status: 200,
       contentType: 'text/event-stream',
@@ -435,11 +423,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       holdOpenMs: 5000,
     };
     const started = performance.now();
-    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
-    });
+    const res = await streamCall(key);
     let relayed = '';
     let stopAt: number | undefined;
     const decoder = new TextDecoder();

@@ -4,8 +4,8 @@ import { testNatsLogin } from '@bastion/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { IsString } from 'class-validator';
-import pino from 'pino';
-import { DurableConsumer } from '../src/jetstream/durable-consumer';
+import pino, { type Logger } from 'pino';
+import { DurableConsumer, type DurableConsumerOptions } from '../src/jetstream/durable-consumer';
 import { MAX_GROUP_EVENTS, MAX_GROUPED_EVENT_CHARS } from '../src/jetstream/event-groups';
 import { ensureStream, EVENT_GROUP_HEADER, EventPublisher } from '../src/jetstream/event-publisher';
 import { consumes } from '../src/nats/handles';
@@ -48,6 +48,13 @@ describe('grouped events (against the real NATS JetStream)', () => {
   afterEach(async () => (await jetstreamManager(nc)).streams.delete(stream));
   afterAll(() => nc?.close());
 
+  /** The durable consumer `store` of the test's stream, with the test's logger unless one is given. */
+  const startStore = (
+    options: Omit<DurableConsumerOptions<Rec>, 'stream' | 'subjects' | 'payload' | 'durable' | 'logger'> & {
+      logger?: Logger;
+    },
+  ) => DurableConsumer.start<Rec>(nc, { ...consumes(event), durable: 'store', logger, ...options });
+
   /**
    * Every event the consumer of the test's stream hands its handlers, until `count` arrived: to a
    * batch handler (of `batchSize`; each batch's size goes to `slices`), or `oneByOne` without one.
@@ -61,10 +68,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
       handler: async (es: Rec[]) => void (slices.push(es.length), seen.push(...es.map((e) => e.id))),
       size: batchSize,
     };
-    const consumer = await DurableConsumer.start(nc, {
-      ...consumes(event),
-      durable: 'store',
-      logger,
+    const consumer = await startStore({
       handler: async (e) => void seen.push(e.id),
       ...(oneByOne ? {} : { batch }),
     });
@@ -152,10 +156,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     await Promise.all(ids.map((id) => groups.publishDurably({ id }, id, 5000)));
     const stored = new Set<string>();
     let failedOnce = false;
-    const consumer = await DurableConsumer.start(nc, {
-      ...consumes(event),
-      durable: 'store',
-      logger,
+    const consumer = await startStore({
       retryDelayMs: 50,
       handler: async (e) => {
         if (!failedOnce && e.id === ids[10]) {
@@ -180,9 +181,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     let parkedCount = 0;
     const log = errorLog();
     const outage = Object.assign(new Error("Can't reach database server"), { code: 'P1001' });
-    const consumer = await DurableConsumer.start(nc, {
-      ...consumes(event),
-      durable: 'store',
+    const consumer = await startStore({
       logger: log.logger,
       retryDelayMs: 20,
       parkAfterFailures: 3,
@@ -224,9 +223,7 @@ describe('grouped events (against the real NATS JetStream)', () => {
     let refusing = true;
     let failures = 0;
     const log = errorLog();
-    const consumer = await DurableConsumer.start(nc, {
-      ...consumes(event),
-      durable: 'store',
+    const consumer = await startStore({
       logger: log.logger,
       retryDelayMs: 20,
       parkAfterFailures: 2,
