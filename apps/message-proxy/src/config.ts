@@ -22,7 +22,9 @@ export class ProxyConfig extends PlatformConfig {
   /**
    * Nice value (Linux, 0 to 19) of every thread of this replica: on a machine it shares with
    * standard replicas and the gateway, a bulk-lane replica's work yields the CPU to the short
-   * requests'. -1 (the default): 10 on the bulk lane, 0 on the others.
+   * requests'. -1 (the default): 19 on the bulk lane, 0 on the others. (With both cores kept busy
+   * by threads at nice 10, a thread that wakes waited 0.5-1.7 ms at p99 to run; at nice 15 or 19,
+   * 0.2-0.3 ms, as with nothing else running: `node bench/proxy/wake-latency.js`.)
    */
   @IsInt()
   @Min(-1)
@@ -32,8 +34,8 @@ export class ProxyConfig extends PlatformConfig {
   /**
    * Linux scheduling class of every thread of this replica, set with util-linux's `chrt` at start:
    * `normal` (the default), or `idle` (SCHED_IDLE), for a bulk replica on a machine it shares with
-   * the standard ones. An idle thread gives way at once to any other that wakes, where one at nice 10
-   * may make it wait a few milliseconds; but it gets almost no CPU while the others keep the CPUs
+   * the standard ones. An idle thread gives way at once to any other that wakes (one at nice 19
+   * nearly so, bench/proxy/wake-latency.js); but it gets almost no CPU while the others keep the CPUs
    * busy, so its large requests may then miss their deadlines (504, or a 503 when the record cannot
    * be made durable in time). Nice values, SCAN_WORKER_NICE included, mean nothing in that class.
    * Where chrt is missing or refused the replica says so and runs at its nice value.
@@ -90,13 +92,13 @@ export class ProxyConfig extends PlatformConfig {
 
   /**
    * Nice value added to the process's for every scan worker's thread but the first (Linux; at most
-   * 19): their scanning yields the CPU to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
+   * 19, which the default gives): their scanning yields the CPU to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
    * on those; the first worker, at the process's priority, is kept for tenants whose scans are quick.
    */
   @IsInt()
   @Min(0)
   @Max(19)
-  SCAN_WORKER_NICE = 10;
+  SCAN_WORKER_NICE = 19;
 
   /**
    * A scan of a text of at most this many characters runs on the proxy's event loop rather than a
@@ -168,8 +170,8 @@ export function laneFilter(lane: ProxyConfig['PROXY_LANE']): (subject: string) =
   return () => true;
 }
 
-/** The nice value a replica runs at: PROXY_NICE, or by default 10 on the bulk lane and 0 on the others. */
+/** The nice value a replica runs at: PROXY_NICE, or by default 19 on the bulk lane and 0 on the others. */
 export function laneNice(config: Pick<ProxyConfig, 'PROXY_LANE' | 'PROXY_NICE'>): number {
   if (config.PROXY_NICE >= 0) return config.PROXY_NICE;
-  return config.PROXY_LANE === 'bulk' ? 10 : 0;
+  return config.PROXY_LANE === 'bulk' ? 19 : 0;
 }
