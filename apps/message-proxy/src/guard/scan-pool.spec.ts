@@ -264,7 +264,7 @@ describe('ScanPool', () => {
        * is not what the inline scans cost. Never costly (a loaded machine may stretch a worker's scan
        * past 50 ms): only the overruns turn inline scans off. `inlineHere`: the tenant's short job ran here.
        */
-      async function overrunPool() {
+      async function overrunPool(options: Partial<ScanPoolOptions> = {}) {
         // One "a" and no "b": the first branch reads the whole text before the second matches, in one
         // step no budget check can interrupt.
         const regex = { version: '1', config: { type: 'regex', patterns: ['a[^#]*b0x0|a'] } };
@@ -281,6 +281,7 @@ describe('ScanPool', () => {
           inlineMaxChars: 5_000_000,
           inlineScanMs: 2,
           heavyMs: Infinity,
+          ...options,
         });
         await made.run('t', short);
         for (const ref of slow.scanners) sharedScannerCache.get(ref);
@@ -316,6 +317,17 @@ describe('ScanPool', () => {
           tried.mockClear();
         }
         expect(inlineHere('other')).toBe(true);
+      });
+
+      it("charges an inline scan by the wall clock, at most the inline limit, to the tenant's share", async () => {
+        const { made, slow, short } = await overrunPool({ cpuMsPerSecond: 0.001, cpuBurstMs: 5 });
+        pool = made;
+        // 9-18 ms each (above), charged 2: a burst of 5 pays for two and leaves 1 for a third,
+        // which puts the tenant in debt (by its wall time, the first would have).
+        // (Not tenant t, whose share paid for the worker's scan that set the pool up.)
+        for (let i = 0; i < 3; i++) expect(pool.tryInline('u', slow)).toBe(OVERRAN);
+        expect(pool.tryInline('u', short)).toBeUndefined();
+        expect(pool.tryInline('other', short)).toMatchObject({ scanners: expect.any(Array) });
       });
 
       it('scans here again once a confirmation on a worker failed (the worker died, say)', async () => {

@@ -5,15 +5,7 @@ import { DomainError, ErrorCode } from '@bastion/contracts';
 import { COMPILE_CACHE_SIZE, sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
 import { FairQueue } from './fair-queue';
-import {
-  runScanJob,
-  scannerKey,
-  type ScanJob,
-  type ScanJobResult,
-  type ScanReply,
-  type ScanRequest,
-  threadCpuMs,
-} from './scan-job';
+import { runScanJob, scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
@@ -232,13 +224,12 @@ export class ScanPool {
     if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
-    const cpuBefore = threadCpuMs();
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
-    const cpuAfter = threadCpuMs();
-    // What it cost this thread: the budget's clock is the wall's, which a busy machine stretches.
-    const cost = cpuBefore === undefined || cpuAfter === undefined ? performance.now() - started : cpuAfter - cpuBefore;
-    this.account(tenant, cost);
+    // Charged by the wall clock (a thread's CPU time, read before and after, cost more than the
+    // quick scans it measured), at most the inline limit: a scan past it goes to a worker, whose
+    // run is charged in full, and a descheduled quick scan is overcharged by at most that much.
+    this.account(tenant, Math.min(performance.now() - started, inlineMs));
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
     // Only a limit of time says the job ran over here; one of size or matches is its result anywhere.
