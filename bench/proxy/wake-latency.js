@@ -5,13 +5,15 @@
 // request's steps through the gateway, NATS and the proxy do; it records how late each wake-up
 // ran (`wake`) and how long its work took (`work`), first with nothing else running, then next to
 // BUSY (default: one per core) processes spinning at each nice value, then in the idle class.
+// Timers have 1 ms resolution, so a wake-up can read as slightly early (negative).
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
 const os = require('node:os');
 
 const WAKES = Number(process.env.WAKES ?? 2000);
 const BUSY = Number(process.env.BUSY ?? os.availableParallelism());
-const NICES = (process.env.NICES ?? '0 10 15 19').split(' ').map(Number);
+const NICES = (process.env.NICES ?? '0 10 15 19').split(/\s+/).filter(Boolean).map(Number);
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -48,13 +50,40 @@ function measure() {
   });
 }
 
-/** BUSY spinning processes started by `prefix` (nice or chrt); resolves with a stop function. */
-async function busy(prefix) {
-  const children = Array.from({ length: BUSY }, () =>
-    spawn(prefix[0], [...prefix.slice(1), process.execPath, '-e', 'for(;;){}'], { stdio: 'ignore' }),
-  );
+const spinners = new Set();
+const stopAll = () => spinners.forEach((c) => c.kill('SIGKILL'));
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+/** A process's nice value and scheduling policy (0 normal, 5 idle), from /proc/<pid>/stat. */
+function niceAndPolicy(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { nice: Number(fields[16]), policy: Number(fields[38]) };
+}
+
+/**
+ * BUSY spinning processes started by `prefix` (nice or chrt), checked to be running as asked;
+ * resolves with a stop function.
+ */
+async function busy(prefix, expected) {
+  const children = Array.from({ length: BUSY }, () => {
+    const child = spawn(prefix[0], [...prefix.slice(1), process.execPath, '-e', 'for(;;){}'], { stdio: 'ignore' });
+    child.on('error', (err) => {
+      console.error(`could not start ${prefix[0]}: ${err.message}`);
+      process.exit(1);
+    });
+    spinners.add(child);
+    return child;
+  });
   await new Promise((r) => setTimeout(r, 500));
-  return () => children.forEach((c) => c.kill('SIGKILL'));
+  for (const child of children) {
+    const got = child.exitCode === null ? niceAndPolicy(child.pid) : undefined;
+    if (!got || Object.entries(expected).some(([k, v]) => got[k] !== v)) {
+      stopAll();
+      throw new Error(`${prefix.join(' ')}: the busy process is not running as asked (${JSON.stringify(got)})`);
+    }
+  }
+  return () => children.forEach((c) => (c.kill('SIGKILL'), spinners.delete(c)));
 }
 
 function hasChrt() {
@@ -68,15 +97,15 @@ function hasChrt() {
 
 async function main() {
   const rows = [['nothing else', null]];
-  for (const n of NICES) rows.push([`${BUSY} busy at nice ${n}`, ['nice', '-n', String(n)]]);
-  if (hasChrt()) rows.push([`${BUSY} busy in the idle class`, ['chrt', '--idle', '0']]);
+  for (const n of NICES) rows.push([`${BUSY} busy at nice ${n}`, ['nice', '-n', String(n)], { nice: n, policy: 0 }]);
+  if (hasChrt()) rows.push([`${BUSY} busy in the idle class`, ['chrt', '--idle', '0'], { policy: 5 }]);
   const f = (x) => x.toFixed(2).padStart(8);
   console.log(`wake-ups every 3 ms, ${WAKES} per row, ~0.5 ms of work each; ${os.availableParallelism()} cores`);
   console.log(
     `${'next to'.padEnd(28)}${'wake p50'.padStart(9)}${'wake p99'.padStart(9)}${'work p50'.padStart(9)}${'work p99'.padStart(9)}`,
   );
-  for (const [label, prefix] of rows) {
-    const stop = prefix ? await busy(prefix) : () => {};
+  for (const [label, prefix, expected] of rows) {
+    const stop = prefix ? await busy(prefix, expected) : () => {};
     try {
       const { late, work } = await measure();
       console.log(`${label.padEnd(28)} ${f(late[0])} ${f(late[1])} ${f(work[0])} ${f(work[1])}`);

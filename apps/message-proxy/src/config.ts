@@ -22,9 +22,10 @@ export class ProxyConfig extends PlatformConfig {
   /**
    * Nice value (Linux, 0 to 19) of every thread of this replica: on a machine it shares with
    * standard replicas and the gateway, a bulk-lane replica's work yields the CPU to the short
-   * requests'. -1 (the default): 19 on the bulk lane, 0 on the others. (With both cores kept busy
+   * requests'. -1 (the default): 15 on the bulk lane, 0 on the others. (With both cores kept busy
    * by threads at nice 10, a thread that wakes waited 0.5-1.7 ms at p99 to run; at nice 15 or 19,
-   * 0.2-0.3 ms, as with nothing else running: `node bench/proxy/wake-latency.js`.)
+   * 0.2-0.3 ms, as with nothing else running: `node bench/proxy/wake-latency.js`. 15 rather than
+   * 19 leaves room below it for the replica's scan workers, SCAN_WORKER_NICE.)
    */
   @IsInt()
   @Min(-1)
@@ -34,7 +35,7 @@ export class ProxyConfig extends PlatformConfig {
   /**
    * Linux scheduling class of every thread of this replica, set with util-linux's `chrt` at start:
    * `normal` (the default), or `idle` (SCHED_IDLE), for a bulk replica on a machine it shares with
-   * the standard ones. An idle thread gives way at once to any other that wakes (one at nice 19
+   * the standard ones. An idle thread gives way at once to any other that wakes (one at nice 15
    * nearly so, bench/proxy/wake-latency.js); but it gets almost no CPU while the others keep the CPUs
    * busy, so its large requests may then miss their deadlines (504, or a 503 when the record cannot
    * be made durable in time). Nice values, SCAN_WORKER_NICE included, mean nothing in that class.
@@ -92,13 +93,16 @@ export class ProxyConfig extends PlatformConfig {
 
   /**
    * Nice value added to the process's for every scan worker's thread but the first (Linux; at most
-   * 19, which the default gives): their scanning yields the CPU to answering requests. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
+   * 19): their scanning yields the CPU to answering requests. Next to busy threads at nice 0 one at
+   * nice 15 gets about 3% of a core (10% at nice 10, 1.5% at 19) and barely delays them as they wake
+   * (bench/proxy/wake-latency.js); a costly tenant's scans, whose budget is wall-clock time, may then
+   * run out of it (and fail closed) on a machine kept busy. A tenant whose scan cost over 50 ms of CPU in the last minute scans only
    * on those; the first worker, at the process's priority, is kept for tenants whose scans are quick.
    */
   @IsInt()
   @Min(0)
   @Max(19)
-  SCAN_WORKER_NICE = 19;
+  SCAN_WORKER_NICE = 15;
 
   /**
    * A scan of a text of at most this many characters runs on the proxy's event loop rather than a
@@ -170,8 +174,8 @@ export function laneFilter(lane: ProxyConfig['PROXY_LANE']): (subject: string) =
   return () => true;
 }
 
-/** The nice value a replica runs at: PROXY_NICE, or by default 19 on the bulk lane and 0 on the others. */
+/** The nice value a replica runs at: PROXY_NICE, or by default 15 on the bulk lane and 0 on the others. */
 export function laneNice(config: Pick<ProxyConfig, 'PROXY_LANE' | 'PROXY_NICE'>): number {
   if (config.PROXY_NICE >= 0) return config.PROXY_NICE;
-  return config.PROXY_LANE === 'bulk' ? 19 : 0;
+  return config.PROXY_LANE === 'bulk' ? 15 : 0;
 }

@@ -27,7 +27,7 @@ describe('proxy lanes', () => {
 
   it('runs the bulk lane below the default CPU priority unless told otherwise', () => {
     const nice = (env: Record<string, string>) => laneNice(loadConfig(ProxyConfig, env));
-    expect(nice({ PROXY_LANE: 'bulk' })).toBe(19);
+    expect(nice({ PROXY_LANE: 'bulk' })).toBe(15);
     expect(nice({ PROXY_LANE: 'bulk', PROXY_NICE: '0' })).toBe(0);
     expect(nice({ PROXY_LANE: 'standard' })).toBe(0);
     expect(nice({})).toBe(0);

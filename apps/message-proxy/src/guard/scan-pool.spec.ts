@@ -285,10 +285,8 @@ describe('ScanPool', () => {
         });
         await made.run('t', short);
         for (const ref of slow.scanners) sharedScannerCache.get(ref);
-        const inlineHere = (tenant: string) => {
-          const r = made.tryInline(tenant, short);
-          return r !== undefined && r !== OVERRAN;
-        };
+        // OVERRAN too: it ran here, and ran over only if this thread was descheduled meanwhile.
+        const inlineHere = (tenant: string) => made.tryInline(tenant, short) !== undefined;
         return { made, slow, short, inlineHere };
       }
 
@@ -320,10 +318,16 @@ describe('ScanPool', () => {
       });
 
       it("charges an inline scan by the wall clock, at most the inline limit, to the tenant's share", async () => {
-        const { made, slow, short } = await overrunPool({ cpuMsPerSecond: 0.001, cpuBurstMs: 5 });
+        const { made, slow, short } = await overrunPool({
+          cpuMsPerSecond: 0.001,
+          cpuBurstMs: 2.5,
+          inlineScanMs: 1,
+          inlineCompileMs: 0,
+        });
         pool = made;
-        // 9-18 ms each (above), charged 2: a burst of 5 pays for two and leaves 1 for a third,
-        // which puts the tenant in debt (by its wall time, the first would have).
+        // 9-18 ms each (above), charged 1 (the inline limits of scanning, 1, and compiling, 0): a
+        // burst of 2.5 lets three run here and leaves the tenant in debt after the third. By their
+        // wall time (over 1.25 ms each) the second or third would not have run here.
         // (Not tenant t, whose share paid for the worker's scan that set the pool up.)
         for (let i = 0; i < 3; i++) expect(pool.tryInline('u', slow)).toBe(OVERRAN);
         expect(pool.tryInline('u', short)).toBeUndefined();

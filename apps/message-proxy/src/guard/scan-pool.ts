@@ -54,7 +54,8 @@ export interface ScanPoolOptions {
   /**
    * A tenant's share of the workers' CPU: its scans may cost on average this many ms of CPU per
    * second (0: no cap), with `cpuBurstMs` saved up at most. A tenant in debt waits, its scans
-   * queued, until the debt is paid back at that rate. Scans cost what the workers measured.
+   * queued, until the debt is paid back at that rate. A worker's scan costs the CPU time it
+   * measured; an inline one its wall time, capped (tryInline).
    */
   cpuMsPerSecond?: number;
   /**
@@ -218,7 +219,8 @@ export class ScanPool {
    * to a worker with the budget it had (OVERRAN), so the caller's thread is held up that long at
    * most; after INLINE_OVERRUNS such within INLINE_OVERRUN_WINDOW_MS that the worker's scan confirmed
    * (`scan`), the tenant's scans go to the workers for INLINE_OFF_MS. Inline scans count toward the
-   * tenant's CPU share (and its being costly) as a worker's do.
+   * tenant's CPU share; being capped at a few ms, never toward its being costly (a worker's
+   * confirming run of an overrun does).
    */
   tryInline(tenant: string, job: ScanJob): ScanJobResult | typeof OVERRAN | undefined {
     if (!this.inlineCandidate(tenant, job) || this.balance(tenant) <= 0) return undefined;
@@ -227,9 +229,11 @@ export class ScanPool {
     const started = performance.now();
     const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
     // Charged by the wall clock (a thread's CPU time, read before and after, cost more than the
-    // quick scans it measured), at most the inline limit: a scan past it goes to a worker, whose
-    // run is charged in full, and a descheduled quick scan is overcharged by at most that much.
-    this.account(tenant, Math.min(performance.now() - started, inlineMs));
+    // quick scans it measured), at most the inline limits of compiling and scanning: a scan past
+    // them goes to a worker, whose run is charged in full, and a descheduled quick scan is
+    // overcharged by at most that much. Never costly for it: a worker's run confirms that.
+    const cap = inlineMs + (this.options.inlineCompileMs ?? INLINE_COMPILE_MS);
+    this.charge(tenant, Math.min(performance.now() - started, cap));
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
     // Only a limit of time says the job ran over here; one of size or matches is its result anywhere.
