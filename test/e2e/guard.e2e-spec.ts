@@ -78,7 +78,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     upstream.raw = undefined;
   });
 
-  async function setup(mode: 'block' | 'redact' = 'block') {
+  async function setup(mode: 'block' | 'redact' = 'block', patterns = [SECRET]) {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');
     expect(
@@ -96,7 +96,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     ).toBe(200);
     const scanner = await http(base, 'POST', '/backend/v1/scanners', {
       auth: admin,
-      body: { name: 'no-passwords', config: { type: 'regex', patterns: [SECRET] }, direction: 'both' },
+      body: { name: 'no-passwords', config: { type: 'regex', patterns }, direction: 'both' },
     });
     const project = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'guarded' } });
     const projectId = (project.body.id ?? project.body.project?.id) as string;
@@ -241,6 +241,22 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     const stored = await record(admin, res.response.headers.get('x-bastion-prompt-id')!);
     expect(JSON.stringify(stored)).not.toContain(SECRET);
     expect(stored.result.outcome).toBe('redacted');
+  });
+
+  it('sees a match that stands alone in its message though the system prompt ends against it', async () => {
+    // A whole-word pattern: joined with nothing between them, "helpful" + "hunter2" hid its edge.
+    const { client } = await setup('block', [`\\b${SECRET}\\b`]);
+    const before = upstream.requests.length;
+    const res = await refused(
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 16,
+        system: 'You are helpful',
+        messages: [{ role: 'user', content: SECRET }],
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(upstream.requests.length).toBe(before);
   });
 
   it('keeps a blocked request with its match masked', async () => {

@@ -109,6 +109,43 @@ describe('DirectionGuard', () => {
   });
 });
 
+describe('DirectionGuard over separate parts (checkParts)', () => {
+  const pii = (mode: 'block' | 'redact') =>
+    guardrail({
+      id: 'pii',
+      kind: 'package',
+      builtIn: true,
+      mode,
+      resolvedVersion: { id: 'p', name: 'v_1', published: true, direction: 'both', config: { type: 'pii' } },
+    });
+  const check = async (gs: RuntimeGuardrail[], parts: string[]) => {
+    const guard = new DirectionGuard(gs, compiledGuardrail, 'request', true, new ScanBudget(1000));
+    const verdict = await guard.checkParts(parts);
+    return { ...guard.summary(), blocked: verdict.blocked, text: maskSpans(parts.join(''), verdict.redactions) };
+  };
+
+  it('finds a card number that stands alone in its part though the join puts a word against it', async () => {
+    // The system prompt's last word, then the user's message: the model reads two texts.
+    const parts = ['You are helpful', '4111111111111111'];
+    expect(run([pii('block')], parts.join('')).outcome).toBe('cleared');
+    expect((await check([pii('block')], parts)).blocked).toBe(true);
+    const redacted = await check([pii('redact')], [...parts, 'thanks']);
+    expect(redacted.text).toBe('You are helpful****************thanks');
+    expect(redacted.results[0].data.matches).toEqual([[15, 31, expect.any(String)]]);
+  });
+
+  it('still sees a match split across parts, and scans a part alone only where the join could hide its edge', async () => {
+    expect((await check([guardrail({})], ['pw is hun', 'ter2'])).blocked).toBe(true);
+    const scanned: string[] = [];
+    const guard = new DirectionGuard([guardrail({})], compiledGuardrail, 'request', true, new ScanBudget(1000));
+    const check1 = guard.check.bind(guard);
+    jest.spyOn(guard, 'check').mockImplementation((text, base) => (scanned.push(text), check1(text, base)));
+    await guard.checkParts(['Be brief.', 'hi', 'there', ' ok']);
+    // The join, then "hi" and "there", which meet letter to letter; "Be brief." and " ok" keep their edges.
+    expect(scanned).toEqual(['Be brief.hithere ok', 'hi', 'there']);
+  });
+});
+
 describe('DirectionGuard across windows', () => {
   it('keeps findings in absolute offsets and counts a match seen by two overlapping windows once', () => {
     const guard = new DirectionGuard(

@@ -125,6 +125,19 @@ interface EntryState {
  * been scanned at once. A project that does not enforce (a draft) records but never blocks or redacts;
  * a scan over a limit (text size, time, the exchange's budget) fails closed in an enforcing project.
  */
+/**
+ * True when the meeting of two parts' last and first characters is an edge in the join as well:
+ * either is an ASCII space or punctuation, which canonical text keeps. Anything else (a letter, a
+ * digit, `_`, a control or format character, any non-ASCII one) may join a word or number across.
+ */
+function edgeHolds(last: string | undefined, first: string | undefined): boolean {
+  return isAsciiEdge(last) || isAsciiEdge(first);
+}
+
+function isAsciiEdge(c: string | undefined): boolean {
+  return c !== undefined && /^[ \t\n\r!-/:-@[-^`{-~]$/.test(c);
+}
+
 export class DirectionGuard {
   private readonly states: EntryState[];
 
@@ -176,6 +189,33 @@ export class DirectionGuard {
     const result = await this.runner(jobOf(sent, text, this.budget));
     this.budget.charge(result.spentMs);
     return this.apply(sent, result, base);
+  }
+
+  /**
+   * Scans texts that reach the reader as separate parts (a request's system prompt and messages, an
+   * answer's blocks), in the offsets of their join: the join as one text, so that a match split
+   * across parts is seen whole, and also each part on its own that meets a neighbour letter to
+   * letter (or digit), where the join would hide its edge: a card number right after the system
+   * prompt's last word stands alone for the model, but not in the join ("helpful4111...").
+   */
+  async checkParts(parts: readonly string[]): Promise<WindowVerdict> {
+    const whole = await this.check(parts.join(''));
+    if (parts.length < 2) return whole;
+    let blocked = whole.blocked;
+    const redactions = [...whole.redactions];
+    let at = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      const joinsBefore = i > 0 && !edgeHolds(parts[i - 1].at(-1), part[0]);
+      const joinsAfter = i < parts.length - 1 && !edgeHolds(part.at(-1), parts[i + 1][0]);
+      if (part && (joinsBefore || joinsAfter)) {
+        const alone = await this.check(part, at);
+        blocked ||= alone.blocked;
+        redactions.push(...alone.redactions);
+      }
+      at += part.length;
+    }
+    return { blocked, redactions };
   }
 
   /** Whatever is known of the entry's scanner, compiling it in this thread if nothing is. */

@@ -180,7 +180,7 @@ export class GuardedExchange {
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.check(joined);
+    const verdict = await guard.checkParts(walk.leaves.map((l) => l.text));
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -377,7 +377,7 @@ export class GuardedExchange {
     });
     const guard = exchange.guard('request');
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.check(joined);
+    const verdict = await guard.checkParts(walk.leaves.map((l) => l.text));
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
