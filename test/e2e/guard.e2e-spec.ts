@@ -467,6 +467,56 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(res.error).toMatchObject({ type: 'api_error' });
   });
 
+  it("withholds a provider's error message that a scanner blocks, and passes nothing else of its body", async () => {
+    const { client, admin } = await setup();
+    const hostile = {
+      type: 'error',
+      error: { type: 'invalid_request_error', message: `bad ${SECRET}`, detail: SECRET },
+      note: SECRET,
+    };
+    for (const stream of [false, true]) {
+      upstream.raw = { status: 400, contentType: 'application/json', body: JSON.stringify(hostile) };
+      let err: InstanceType<typeof Anthropic.APIError> | undefined;
+      try {
+        await client.messages.create({
+          model: MODEL,
+          max_tokens: 8,
+          stream,
+          messages: [{ role: 'user', content: 'go' }],
+        });
+      } catch (e) {
+        err = e as InstanceType<typeof Anthropic.APIError>;
+      }
+      expect(err).toBeInstanceOf(Anthropic.APIError);
+      expect(err!.status).toBe(400);
+      expect(err!.error).toEqual({
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message: "the provider's error message (400) was withheld by a guardrail",
+        },
+      });
+      const stored = await record(admin, err!.headers?.get('x-bastion-prompt-id') ?? '');
+      expect(JSON.stringify(stored)).not.toContain(SECRET);
+    }
+    // A success other than 200 for a stream is not an answer: 502.
+    upstream.raw = {
+      status: 201,
+      contentType: 'application/json',
+      body: JSON.stringify({ content: [{ type: 'text', text: SECRET }] }),
+    };
+    const odd = await refused(
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 8,
+        stream: true,
+        messages: [{ role: 'user', content: 'go' }],
+      }),
+    );
+    expect(odd.status).toBe(502);
+    expect(JSON.stringify(odd.error)).not.toContain(SECRET);
+  });
+
   it('refuses content types it does not know and passes images flagged', async () => {
     const { client, admin } = await setup();
     const unknown = await refused(

@@ -159,7 +159,7 @@ export class GuardedExchange {
       ({ sentAt: sentDate, receivedAt: receivedDate } = res);
       const parsed = parseObject(res.body);
       if (res.status >= 400) {
-        const body = parsed ?? upstreamErrorBody(res.status);
+        const body = await guardedErrorBody(p.exchange.guard('response'), parsed, res.status);
         const json = JSON.stringify(body);
         p.recording.providerResult = { data: json, statusCode: res.status, sentDate, receivedDate };
         return { kind: 'answer', status: res.status, body, json };
@@ -232,7 +232,11 @@ export class GuardedExchange {
       signal,
     );
     if (upstream.status !== 200) {
-      const body = parseObject(await readAll(upstream.body)) ?? upstreamErrorBody(upstream.status);
+      const text = await readAll(upstream.body);
+      // A success other than 200 is not an answer this proxy knows how to guard.
+      if (upstream.status < 400)
+        throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider answered a stream with ${upstream.status}`);
+      const body = await guardedErrorBody(p.exchange.guard('response'), parseObject(text), upstream.status);
       emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
       emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
       p.recording.providerResult = {
@@ -583,6 +587,41 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Anthropic's error types; any other a provider sends is shown as `api_error`. */
+const ERROR_TYPES = new Set([
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'request_too_large',
+  'rate_limit_error',
+  'api_error',
+  'overloaded_error',
+  'billing_error',
+  'timeout_error',
+]);
+
+/**
+ * A provider's error as the client gets it (and the record keeps it): rebuilt from its type (one
+ * of Anthropic's, else `api_error`) and its message, which the response scanners see first: a
+ * message they block is withheld, one they redact is masked. Nothing else of the provider's body
+ * is passed on, so a hostile upstream cannot answer text around the guard as an error.
+ */
+async function guardedErrorBody(
+  guard: DirectionGuard,
+  parsed: Record<string, unknown> | undefined,
+  status: number,
+): Promise<Record<string, unknown>> {
+  if (!parsed) return upstreamErrorBody(status);
+  const error = isObject(parsed.error) ? parsed.error : {};
+  const type = typeof error.type === 'string' && ERROR_TYPES.has(error.type) ? error.type : 'api_error';
+  let message = typeof error.message === 'string' ? error.message : `the provider answered ${status}`;
+  const verdict = await guard.checkParts([message]);
+  if (verdict.blocked) message = `the provider's error message (${status}) was withheld by a guardrail`;
+  else if (verdict.redactions.length) message = maskSpans(message, verdict.redactions);
+  return { type: 'error', error: { type, message } };
 }
 
 function upstreamErrorBody(status: number): Record<string, unknown> {
