@@ -10,12 +10,12 @@ const ANTHROPIC_KEY = 'sk-ant-mock-key-000000';
 const MODEL = 'claude-test';
 const SECRET = 'hunter2';
 
-/** An Anthropic answer of one text block, streamed in these deltas, as the upstream's SSE text. */
 /** A text delta's event data, as the Messages API writes it. */
 function textDelta(text: string, index = 0): string {
   return JSON.stringify({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
 }
 
+/** An Anthropic answer of one text block, streamed in these deltas, as the upstream's SSE text. */
 function textStream(deltas: string[]): string {
   const events: [string, unknown][] = [
     [
@@ -45,6 +45,11 @@ function textStream(deltas: string[]): string {
     ['message_stop', { type: 'message_stop' }],
   ];
   return events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+}
+
+/** The mock upstream's next answers: this SSE text, as it is, with a 200. */
+function rawStream(body: string, more: Partial<NonNullable<MockUpstream['raw']>> = {}): MockUpstream['raw'] {
+  return { status: 200, contentType: 'text/event-stream', body, ...more };
 }
 
 /**
@@ -350,15 +355,12 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
   it('relays nothing it could not parse: a smuggled multi-line event ends the stream', async () => {
     const { client } = await setup();
     const smuggled = textDelta(SECRET);
-    upstream.raw = {
-      status: 200,
-      contentType: 'text/event-stream',
-      body:
-        `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], model: MODEL, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n` +
+    upstream.raw = rawStream(
+      `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], model: MODEL, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n` +
         `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n` +
         `event: ping\ndata: {"type": "ping"}\ndata: ${smuggled}\n\n` +
         `event: message_stop\ndata: {"type":"message_stop"}\n\n`,
-    };
+    );
     const res = await streamCall((await setup()).key);
     const text = await res.text();
     expect(text).not.toContain(SECRET);
@@ -373,7 +375,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     // Cut inside the bytes of 東 and of the emoji.
     const bytes = Buffer.from(body, 'utf8');
     const inside = (c: string) => bytes.indexOf(Buffer.from(c, 'utf8')) + 1;
-    upstream.raw = { status: 200, contentType: 'text/event-stream', body, splitAt: [inside('東'), inside('🙂')] };
+    upstream.raw = rawStream(body, { splitAt: [inside('東'), inside('🙂')] });
     const res = await streamCall(key);
     const received = (await res.text())
       .split('\n')
@@ -392,11 +394,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     async (_what, text, blocked) => {
       const { key } = await setup();
       // The whole stream in one write: the proxy reads it as one chunk (or a few).
-      upstream.raw = {
-        status: 200,
-        contentType: 'text/event-stream',
-        body: textStream(text.match(/.{1,8}/gs) ?? []),
-      };
+      upstream.raw = rawStream(textStream(text.match(/.{1,8}/gs) ?? []));
       // As the tests' own NATS user: watching every inbox is what no service may do.
       const nc = await connect({
         servers: process.env.TEST_NATS_URL!,
@@ -432,12 +430,10 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
   it('ends the answer at message_stop: what it held back leaves at once, nothing after it, and an upstream that stays open is left after a second', async () => {
     const { key } = await setup();
     const after = textDelta(SECRET);
-    upstream.raw = {
-      status: 200,
-      contentType: 'text/event-stream',
-      body: `${textStream(['the answer ', 'ends here'])}event: content_block_delta\ndata: ${after}\n\n`,
-      holdOpenMs: 5000,
-    };
+    upstream.raw = rawStream(
+      `${textStream(['the answer ', 'ends here'])}event: content_block_delta\ndata: ${after}\n\n`,
+      { holdOpenMs: 5000 },
+    );
     const started = performance.now();
     const res = await streamCall(key);
     let relayed = '';
@@ -515,6 +511,20 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     );
     expect(odd.status).toBe(502);
     expect(JSON.stringify(odd.error)).not.toContain(SECRET);
+  });
+
+  it("masks what a redacting scanner matches in a provider's error message, and shows an unknown error type as api_error", async () => {
+    const { client } = await setup('redact');
+    upstream.raw = {
+      status: 529,
+      contentType: 'application/json',
+      body: JSON.stringify({ type: 'error', error: { type: `x_${SECRET}`, message: `busy, pw ${SECRET}` } }),
+    };
+    const res = await refused(
+      client.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'go' }] }),
+    );
+    expect(res.status).toBe(529);
+    expect(res.error).toEqual({ type: 'api_error', message: 'busy, pw *******' });
   });
 
   it('refuses content types it does not know and passes images flagged', async () => {

@@ -119,13 +119,6 @@ interface EntryState {
 }
 
 /**
- * A project's guardrails for one direction of one exchange. Text is scanned whole, or window by
- * window (a streamed answer): findings are kept in the text's absolute offsets and merged, so a
- * match seen by two overlapping windows counts once, and the summary reads as if the whole text had
- * been scanned at once. A project that does not enforce (a draft) records but never blocks or redacts;
- * a scan over a limit (text size, time, the exchange's budget) fails closed in an enforcing project.
- */
-/**
  * True when the meeting of two parts' last and first characters is an edge in the join as well:
  * either is an ASCII space or punctuation, which canonical text keeps. Anything else (a letter, a
  * digit, `_`, a control or format character, any non-ASCII one) may join a word or number across.
@@ -138,6 +131,13 @@ function isAsciiEdge(c: string | undefined): boolean {
   return c !== undefined && /^[ \t\n\r!-/:-@[-^`{-~]$/.test(c);
 }
 
+/**
+ * A project's guardrails for one direction of one exchange. Text is scanned whole, or window by
+ * window (a streamed answer): findings are kept in the text's absolute offsets and merged, so a
+ * match seen by two overlapping windows counts once, and the summary reads as if the whole text had
+ * been scanned at once. A project that does not enforce (a draft) records but never blocks or redacts;
+ * a scan over a limit (text size, time, the exchange's budget) fails closed in an enforcing project.
+ */
 export class DirectionGuard {
   private readonly states: EntryState[];
 
@@ -197,9 +197,10 @@ export class DirectionGuard {
    * across parts is seen whole, and also each part on its own that meets a neighbour letter to
    * letter (or digit), where the join would hide its edge: a card number right after the system
    * prompt's last word stands alone for the model, but not in the join ("helpful4111...").
+   * `joined`: the parts' join, when the caller has it already.
    */
-  async checkParts(parts: readonly string[]): Promise<WindowVerdict> {
-    const whole = await this.check(parts.join(''));
+  async checkParts(parts: readonly string[], joined = parts.join('')): Promise<WindowVerdict> {
+    const whole = await this.check(joined);
     if (parts.length < 2) return whole;
     let blocked = whole.blocked;
     const redactions = [...whole.redactions];

@@ -180,7 +180,10 @@ export class GuardedExchange {
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(walk.leaves.map((l) => l.text));
+    const verdict = await guard.checkParts(
+      walk.leaves.map((l) => l.text),
+      joined,
+    );
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -381,7 +384,10 @@ export class GuardedExchange {
     });
     const guard = exchange.guard('request');
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(walk.leaves.map((l) => l.text));
+    const verdict = await guard.checkParts(
+      walk.leaves.map((l) => l.text),
+      joined,
+    );
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
@@ -618,7 +624,7 @@ async function guardedErrorBody(
   const error = isObject(parsed.error) ? parsed.error : {};
   const type = typeof error.type === 'string' && ERROR_TYPES.has(error.type) ? error.type : 'api_error';
   let message = typeof error.message === 'string' ? error.message : `the provider answered ${status}`;
-  const verdict = await guard.checkParts([message]);
+  const verdict = await guard.check(message);
   if (verdict.blocked) message = `the provider's error message (${status}) was withheld by a guardrail`;
   else if (verdict.redactions.length) message = maskSpans(message, verdict.redactions);
   return { type: 'error', error: { type, message } };
