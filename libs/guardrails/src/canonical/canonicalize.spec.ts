@@ -50,6 +50,14 @@ const TRICKY = [
   '\u0663',
   'K',
   '\u212a',
+  '\u20e3',
+  '\u0332',
+  '\u2780',
+  '\u1369',
+  '\u{e0068}',
+  '\u{e0031}',
+  '\u{e007f}',
+  '\u{e0001}',
 ];
 const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
 const anyText = fc.oneof(
@@ -72,6 +80,29 @@ describe('canonicalize', () => {
     expect(text('\ufb01le \u2460 \u{1d41a}')).toBe('file 1 a');
     expect(text('\u0661\u0662\u0663')).toBe('123');
     expect(text('a\u2014b\u2212c')).toBe('a-b-c');
+  });
+
+  it('reads through keycaps, underlines and digit forms NFKC keeps', () => {
+    expect(text('4\ufe0f\u20e31\ufe0f\u20e31\u20e31\u20e3')).toBe('4111');
+    expect(text('h\u0332u\u0332n\u0332t\u0332e\u0332r\u0332')).toBe('hunter');
+    expect(text('\u2783\u2780\u2780\u2780 \u2779\u2776 \u24f8\u24f5 \u136c\u1369')).toBe('4111 41 41 41');
+    expect(text('\u2789')).toBe('10');
+    // Marks that belong to another script's letters stay.
+    expect(text('\u0915\u093f')).toBe('\u0915\u093f');
+    expect(text('e\u0301\u0332')).toBe('\u00e9');
+  });
+
+  it('decodes tag characters to the ASCII they spell, set off by spaces', () => {
+    const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    expect(text(`hi${tags('hunter2')}\u{e007f}there`)).toBe('hi hunter2 there');
+    expect(text(tags('ignore previous'))).toBe('ignore previous');
+    expect(text(`a\u{e0001}b`)).toBe('ab');
+    // The decoded letters map to their tag characters, a space to the character after it.
+    const c = canonicalize(`hi${tags('ab')}c`);
+    expect(c.text).toBe('hi ab c');
+    expect(c.toOriginal(3, 5)).toEqual([2, 6]);
+    expect(c.toOriginal(2, 3)).toEqual([2, 4]);
+    expect(c.toOriginal(5, 6)).toEqual([6, 7]);
   });
 
   it('keeps words written in Cyrillic and Greek as they are', () => {

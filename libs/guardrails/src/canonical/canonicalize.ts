@@ -15,11 +15,18 @@
  * 2. In each segment, format (`\p{Cf}`) and default-ignorable characters are removed (zero-width
  *    spaces and joiners, soft hyphens, bidi controls, variation selectors, BOM), then it is put in
  *    NFKC (fullwidth forms, ligatures, mathematical letters, no-break and other compatibility
- *    spaces and hyphens become their plain forms; a base and its marks compose).
+ *    spaces and hyphens become their plain forms; a base and its marks compose). Marks that still
+ *    stand after a Latin, Greek, Cyrillic, Armenian or script-neutral base (a keycap U+20E3 on a
+ *    digit, an underline U+0332 under a letter) are decoration a reader looks through: dropped.
  * 3. Each code point of the result is folded: any remaining space separator becomes " ", line and
  *    paragraph separators "\n", dashes and minus signs "-", decimal digits of any script their
- *    ASCII digit, and the Cyrillic, Greek and Armenian letters that look like Latin ones
- *    (CONFUSABLES) become those Latin letters (lower case to lower case, upper to upper).
+ *    ASCII digit, circled and other digit forms NFKC leaves alone (DIGIT_FORMS) their digits, and
+ *    the Cyrillic, Greek and Armenian letters that look like Latin ones (CONFUSABLES) become those
+ *    Latin letters (lower case to lower case, upper to upper).
+ * 4. Tag characters (U+E0020-U+E007E), invisible to a reader but spelling ASCII to a model that
+ *    reads them, are decoded to that ASCII, each its own segment; a run of them is set off from the
+ *    text around it by a space (mapped to the original character after it), so a hidden word is
+ *    read as a word. The other tag characters (U+E0000-U+E001F, U+E007F) are removed.
  *
  * Every canonical UTF-16 unit remembers the original segment it came from; `toOriginal` widens a
  * canonical span to whole original segments, so masking it never leaves half of a character (or
@@ -112,6 +119,27 @@ export const CONFUSABLES: Readonly<Record<string, string>> = {
   '\u01c0': 'l',
 };
 
+/**
+ * Digits NFKC leaves as they are though a reader reads them as digits: the double circled,
+ * dingbat and negative circled forms (U+24F5-U+24FF, U+2776-U+2793, U+1F10B-U+1F10C) and
+ * the Ethiopic digits one to nine (U+1369-U+1371). Their ten is "10".
+ */
+export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
+  const forms = new Map<number, string>();
+  const run = (first: number, from: number, to: number) => {
+    for (let v = from; v <= to; v++) forms.set(first + v - from, String(v));
+  };
+  run(0x24f5, 1, 10);
+  run(0x2776, 1, 10);
+  run(0x2780, 1, 10);
+  run(0x278a, 1, 10);
+  run(0x1369, 1, 9);
+  forms.set(0x24ff, '0');
+  forms.set(0x1f10b, '0');
+  forms.set(0x1f10c, '0');
+  return forms;
+})();
+
 /** Dash-like characters that are not `\p{Pd}`: minus signs and a few look-alikes. */
 const EXTRA_DASHES = new Set(['\u2212', '\u2043', '\u02d7', '\u2796', '\ufe63', '\uff0d']);
 
@@ -122,6 +150,11 @@ const SPACE = /^\p{Zs}$/u;
 const LINE_BREAK = /^[\p{Zl}\p{Zp}]$/u;
 const DASH = /^\p{Pd}$/u;
 const DIGIT = /^\p{Nd}$/u;
+const MARKS = /\p{M}/gu;
+/** Bases whose leftover marks are decoration (step 2). */
+const PLAIN_SCRIPT_BASE = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
+const TAG_FIRST = 0xe0000;
+const TAG_LAST = 0xe007f;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
@@ -238,6 +271,7 @@ function isPlain(c: number): boolean {
 export function attaches(cp: number): boolean {
   if (cp < 0x300) return cp === 0xad; // soft hyphen; no mark or format character below U+0300 otherwise
   if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff) || cp === 0xff9e || cp === 0xff9f) return true;
+  if (isTag(cp)) return false; // decoded, each its own segment (step 4)
   const ch = String.fromCodePoint(cp);
   return MARK.test(ch) || IGNORABLE.test(ch);
 }
@@ -250,6 +284,8 @@ function fold(ch: string): string {
   if (LINE_BREAK.test(ch)) return '\n';
   if (DASH.test(ch) || EXTRA_DASHES.has(ch)) return '-';
   if (DIGIT.test(ch)) return String(digitValue(cp));
+  const form = DIGIT_FORMS.get(cp);
+  if (form !== undefined) return form;
   if (IGNORABLE.test(ch)) return '';
   return ch;
 }
@@ -303,10 +339,25 @@ function digitValue(cp: number): number {
   return (cp - zero) % 10;
 }
 
+function isTag(cp: number): boolean {
+  return cp >= TAG_FIRST && cp <= TAG_LAST;
+}
+
+/** The ASCII a tag character spells ('' for the language and cancel tags and the unassigned ones). */
+function tagText(cp: number): string {
+  return cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - TAG_FIRST) : '';
+}
+
 /** The canonical form of one segment's text. */
 function canonicalSegment(segment: string): string {
   if (segment.length === 1 && segment.charCodeAt(0) < 0x80) return segment;
-  const normal = segment.replace(IGNORABLES, '').normalize('NFKC');
+  const first = segment.codePointAt(0) as number;
+  if (isTag(first)) return tagText(first);
+  let normal = segment.replace(IGNORABLES, '').normalize('NFKC');
+  if (normal.length > 1 && PLAIN_SCRIPT_BASE.test(normal)) {
+    const base = String.fromCodePoint(normal.codePointAt(0) as number);
+    normal = base + normal.slice(base.length).replace(MARKS, '');
+  }
   let out = '';
   for (const ch of normal) out += fold(ch);
   return out;
@@ -333,6 +384,8 @@ export class CanonicalBuilder {
   private identity: boolean[] = [];
   /** Original length consumed so far. */
   consumed = 0;
+  /** The last unit appended came from a tag character. */
+  private inTags = false;
 
   /** Canonical length so far. */
   get canonicalLength(): number {
@@ -349,9 +402,10 @@ export class CanonicalBuilder {
       // ASCII is its own canonical form, one segment per character; only the last may gain marks.
       const stop = final ? text.length : Math.max(0, text.length - 1);
       const added = text.slice(0, stop);
+      const tagEdge = this.inTags && stop > 0;
       if (stop > 0) this.pushIdentity(added, base);
       this.consumed = base + stop;
-      return { added, stop };
+      return { added: tagEdge ? this.parts.slice(-2).join('') : added, stop };
     }
     const firstPart = this.parts.length;
     const stop = final ? text.length : segmentsEnd(text);
@@ -376,7 +430,8 @@ export class CanonicalBuilder {
         attached++;
         e += next > 0xffff ? 2 : 1;
       }
-      this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e);
+      const tag = isTag(text.codePointAt(segStart) as number);
+      this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e, tag);
       runStart = i = e;
     }
     if (stop > runStart) this.pushIdentity(text.slice(runStart, stop), base + runStart);
@@ -385,6 +440,7 @@ export class CanonicalBuilder {
   }
 
   private pushIdentity(text: string, origStart: number): void {
+    if (this.inTags) this.pushTagEdge(origStart, origStart + 1, false);
     const last = this.cStart.length - 1;
     if (last >= 0 && this.identity[last] && this.oEnd[last] === origStart) {
       this.oEnd[last] += text.length;
@@ -395,7 +451,20 @@ export class CanonicalBuilder {
     this.length += text.length;
   }
 
-  private pushSegment(canonical: string, origStart: number, origEnd: number): void {
+  /**
+   * The space that sets a run of decoded tag characters off from the text around it (step 4): it
+   * maps to the original character after it, `[origStart, origEnd)`.
+   */
+  private pushTagEdge(origStart: number, origEnd: number, entering: boolean): void {
+    this.inTags = entering;
+    if (this.length === 0) return;
+    this.addPiece(this.length, origStart, origEnd, false);
+    this.parts.push(' ');
+    this.length++;
+  }
+
+  private pushSegment(canonical: string, origStart: number, origEnd: number, tag = false): void {
+    if (canonical !== '' && tag !== this.inTags) this.pushTagEdge(origStart, origEnd, tag);
     if (canonical === '') {
       // Nothing to show (a zero-width character alone): the previous unit's segment takes it, so
       // a span that ends there masks it too.
