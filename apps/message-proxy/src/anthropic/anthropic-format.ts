@@ -30,7 +30,8 @@ export function plainTurns(messages: AnthropicMessageLike[]): { role: string; co
 }
 
 export function responseText(response: AnthropicResponseLike): string {
-  return (response.content ?? [])
+  if (!Array.isArray(response.content)) return '';
+  return response.content
     .filter((b) => b.type === 'text')
     .map((b) => b.text ?? '')
     .join('');

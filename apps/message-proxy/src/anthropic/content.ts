@@ -9,13 +9,20 @@
 
 type Container = Record<string, unknown> | unknown[];
 
-/** One string in a body, with where it sits so a redaction can be written back. */
+/**
+ * One string in a body, with where it sits so a redaction can be written back. A text leaf is read
+ * joined with the texts around it (a client shows adjacent blocks as one text); a leaf `alone` is
+ * an identifier, a number or an object key, scanned on its own: joined, the numbers of a tool's
+ * input would run together into a long number no one wrote.
+ */
 export interface TextLeaf {
   owner: Container;
   key: string | number;
   text: string;
   /** For people: `messages[2].content[0].text`. */
   where: string;
+  /** `key`: an object key (a redaction renames it); `number`: a number (masked, it becomes a string). */
+  alone?: 'string' | 'key' | 'number';
 }
 
 /** Content the proxy cannot scan. `unknown` is a type it has never heard of; `opaque` it knows but cannot read. */
@@ -31,152 +38,330 @@ export interface ContentWalk {
 }
 
 export interface RequestWalkOptions {
-  /** Scan the descriptions (and schema texts) of the tools the request declares. */
+  /** Scan the tools the request declares (names, descriptions, schemas) and its tool choice. */
   scanToolDescriptions?: boolean;
 }
 
-/** Keys whose values are identifiers or ciphertext, not text anyone reads. */
-const OPAQUE_KEYS = new Set([
-  'type',
-  'id',
-  'tool_use_id',
-  'signature',
-  'encrypted_content',
-  'encrypted_index',
-  'data',
-  'media_type',
-  'cache_control',
-  'file_id',
+/**
+ * What goes around a leaf scanned alone in the join: a line break stops `.` and an ASCII edge stops
+ * a word or number, and NUL is in no text, so no pattern meant for text runs across it.
+ */
+export const ALONE_EDGE = '\n\u0000\n';
+
+/** Nesting deeper than this is refused as unreadable (a hostile body must not exhaust the stack). */
+const MAX_DEPTH = 64;
+
+/**
+ * The API's own words: a value of `type`, `role` or `stop_reason` that is one of these is the
+ * API's vocabulary, not text anyone wrote, and is not scanned (a keyword scanner for "image" must
+ * not block every image block). Any other value of those keys is scanned.
+ */
+const VOCABULARY_KEYS = new Set(['type', 'role', 'stop_reason']);
+const VOCABULARY = new Set(
+  [
+    // blocks
+    'text thinking redacted_thinking tool_use server_tool_use mcp_tool_use tool_result mcp_tool_result document',
+    'search_result image container_upload web_search_tool_result web_fetch_tool_result code_execution_tool_result',
+    'bash_code_execution_tool_result text_editor_code_execution_tool_result tool_search_tool_result',
+    'web_search_result web_fetch_result code_execution_result code_execution_output bash_code_execution_result',
+    'bash_code_execution_output text_editor_code_execution_view_result text_editor_code_execution_create_result',
+    'text_editor_code_execution_str_replace_result web_search_tool_result_error web_fetch_tool_result_error',
+    'code_execution_tool_result_error bash_code_execution_tool_result_error',
+    'text_editor_code_execution_tool_result_error tool_reference',
+    // sources and citations
+    'base64 url file content char_location page_location content_block_location web_search_result_location',
+    'search_result_location ephemeral',
+    // stream events and deltas
+    'message message_start message_delta message_stop content_block_start content_block_delta content_block_stop',
+    'ping error text_delta thinking_delta signature_delta input_json_delta citations_delta',
+    // errors
+    'invalid_request_error authentication_error permission_error not_found_error request_too_large',
+    'rate_limit_error api_error overloaded_error billing_error timeout_error',
+    // roles and stop reasons
+    'user assistant end_turn max_tokens stop_sequence pause_turn refusal model_context_window_exceeded',
+    // JSON Schema types (a tool's input schema)
+    'object array string number integer boolean null',
+    // tool choice
+    'auto any tool none',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/**
+ * Keys of the API's objects. Any other key of a block, an event or the message envelope is one the
+ * API does not define: it is scanned (alone), and so is its value. Keys in free-form JSON (a
+ * tool's input, a schema) are always scanned.
+ */
+const API_KEYS = new Set(
+  [
+    'type id text citations thinking signature data name input tool_use_id content is_error source title context',
+    'media_type url cache_control ttl encrypted_content encrypted_index page_age retrieved_at cited_text',
+    'document_index document_title start_char_index end_char_index start_page_number end_page_number',
+    'start_block_index end_block_index search_result_index file_id stdout stderr return_code error_code',
+    'role model stop_reason stop_sequence usage input_tokens output_tokens cache_creation_input_tokens',
+    'cache_read_input_tokens server_tool_use web_search_requests web_fetch_requests service_tier cache_creation',
+    'ephemeral_5m_input_tokens ephemeral_1h_input_tokens container expires_at message error index delta',
+    'partial_json content_block citation file_type lines num_lines start_line total_lines is_file_update',
+    'old_start old_lines new_start new_lines server_name request_id context_management applied_edits',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/**
+ * API fields whose strings are text someone reads, joined with the texts around them. Every other
+ * string of an API object (an identifier, a URL, a model name, ciphertext, a field the API does not
+ * define) is scanned alone.
+ */
+const TEXT_KEYS = new Set([
+  'text',
+  'thinking',
+  'cited_text',
+  'title',
+  'document_title',
+  'context',
+  'stdout',
+  'stderr',
+  'content',
+  'source',
 ]);
 
-/** Every text a model reads in a Messages request: system, each message of every role, every readable block. */
+/**
+ * Every text a model reads in a Messages request: system, each message of every role, every block
+ * (its identifiers, names and a tool input's keys and numbers included), and, when the project
+ * says so, the tools' definitions and the tool choice. Structured output schemas are read by the
+ * model too: always scanned.
+ */
 export function walkRequest(body: Record<string, unknown>, options: RequestWalkOptions = {}): ContentWalk {
   const walk: ContentWalk = { leaves: [], unreadable: [] };
   const system = body.system;
   if (typeof system === 'string') leaf(walk, body, 'system', 'system');
-  else if (Array.isArray(system)) blocks(walk, system, 'system');
+  else if (Array.isArray(system)) blocks(walk, system, 'system', 1);
   const messages = Array.isArray(body.messages) ? body.messages : [];
   messages.forEach((m, i) => {
     if (!isObject(m)) return;
     const where = `messages[${i}].content`;
     if (typeof m.content === 'string') leaf(walk, m, 'content', where);
-    else if (Array.isArray(m.content)) blocks(walk, m.content, where);
+    else if (Array.isArray(m.content)) blocks(walk, m.content, where, 2);
   });
-  if (options.scanToolDescriptions && Array.isArray(body.tools)) {
-    body.tools.forEach((t, i) => {
-      if (!isObject(t)) return;
-      if (typeof t.description === 'string') leaf(walk, t, 'description', `tools[${i}].description`);
-      if (isObject(t.input_schema)) stringLeaves(walk, t.input_schema, `tools[${i}].input_schema`, new Set(['type']));
-    });
+  if (options.scanToolDescriptions) {
+    if (Array.isArray(body.tools)) freeValue(walk, body.tools, 'tools', 1);
+    if (isObject(body.tool_choice)) freeValue(walk, body.tool_choice, 'tool_choice', 1);
   }
+  for (const k of ['output_format', 'output_config']) if (isObject(body[k])) freeValue(walk, body[k], k, 1);
   return walk;
 }
 
-/** Every text of a (non-streamed) Messages answer: text, tool input, thinking, server-tool results, citations. */
+/**
+ * Every text of a (non-streamed) Messages answer or a stream's `message_start` message: each
+ * block (text, tool input, thinking, server-tool results, citations) and every other field of the
+ * envelope (`model`, `stop_sequence`, fields the API does not define), which reach the client too.
+ * A `content` that is not a list of blocks is unreadable.
+ */
 export function walkResponse(body: Record<string, unknown>): ContentWalk {
   const walk: ContentWalk = { leaves: [], unreadable: [] };
-  if (Array.isArray(body.content)) blocks(walk, body.content, 'content');
+  if (Array.isArray(body.content)) blocks(walk, body.content, 'content', 1);
+  else if (body.content !== undefined)
+    walk.unreadable.push({ where: 'content', type: 'content/not-a-list', kind: 'unknown' });
+  apiFields(walk, body, '', 0, CONTENT_ONLY);
   return walk;
 }
 
 /** The leaves of one content block (as it starts in a stream, or whole in an answer). */
 export function walkBlock(block: Record<string, unknown>, where: string): ContentWalk {
   const walk: ContentWalk = { leaves: [], unreadable: [] };
-  oneBlock(walk, block, where);
+  oneBlock(walk, block, where, 1);
   return walk;
 }
 
-/** The string leaves of any JSON value (a tool's input, a citation), keys excluded. */
+/**
+ * The leaves of an API object the proxy passes on whole (a stream event, a delta, a citation, an
+ * error): every string, number and key but the API's own keys and vocabulary; `except` keys are
+ * read elsewhere.
+ */
+export function walkFields(value: Record<string, unknown>, where: string, except?: ReadonlySet<string>): ContentWalk {
+  const walk: ContentWalk = { leaves: [], unreadable: [] };
+  apiFields(walk, value, where, 0, except);
+  return walk;
+}
+
+/** The leaves of free-form JSON (a tool's input): every string, every number, every key. */
 export function walkValue(value: unknown, where: string): ContentWalk {
   const walk: ContentWalk = { leaves: [], unreadable: [] };
-  if (isObject(value) || Array.isArray(value)) stringLeaves(walk, value, where, OPAQUE_KEYS);
+  if (isObject(value) || Array.isArray(value)) freeValue(walk, value, where, 0);
   return walk;
 }
 
-/** Joins leaves for one scan. Nothing goes between them: a client shows adjacent blocks as one text. */
-export function joinLeaves(leaves: readonly TextLeaf[]): string {
-  return leaves.map((l) => l.text).join('');
+/** A leaf as it stands in the join: alone between edges, or as it is. */
+function pieceOf(l: TextLeaf): string {
+  return l.alone ? ALONE_EDGE + l.text + ALONE_EDGE : l.text;
 }
 
-/** Writes a text of the joined length back into the leaves (redaction keeps lengths). */
+/** The leaves as the parts of their join, in order (for DirectionGuard.checkParts). */
+export function leafPieces(leaves: readonly TextLeaf[]): string[] {
+  return leaves.map(pieceOf);
+}
+
+/** Joins leaves for one scan: texts with nothing between them, a leaf scanned alone between edges. */
+export function joinLeaves(leaves: readonly TextLeaf[]): string {
+  return leafPieces(leaves).join('');
+}
+
+/** Writes a text of the join's length back into the leaves (redaction keeps lengths). */
 export function writeLeaves(leaves: readonly TextLeaf[], joined: string): void {
   let at = 0;
+  const writes: [TextLeaf, string][] = [];
   for (const l of leaves) {
+    const edge = l.alone ? ALONE_EDGE.length : 0;
+    at += edge;
     const next = joined.slice(at, at + l.text.length);
-    at += l.text.length;
-    if (next !== l.text) {
-      (l.owner as Record<string | number, unknown>)[l.key] = next;
-      l.text = next;
-    }
+    at += l.text.length + edge;
+    if (next !== l.text) writes.push([l, next]);
+  }
+  applyWrites(writes);
+}
+
+/**
+ * Writes new texts into their leaves: values first, then keys (renamed, last first), so that a
+ * value is written under its key's old name before the key changes.
+ */
+export function applyWrites(writes: readonly [TextLeaf, string][]): void {
+  for (const [l, next] of writes) {
+    if (l.alone === 'key') continue;
+    (l.owner as Record<string | number, unknown>)[l.key] = next;
+    l.text = next;
+  }
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const [l, next] = writes[i];
+    if (l.alone === 'key') renameKey(l.owner as Record<string, unknown>, String(l.key), next);
   }
 }
 
-function blocks(walk: ContentWalk, list: unknown[], where: string): void {
+/** The leaves and unreadable content of several walks, in order. */
+export function mergeWalks(...walks: ContentWalk[]): ContentWalk {
+  return { leaves: walks.flatMap((w) => w.leaves), unreadable: walks.flatMap((w) => w.unreadable) };
+}
+
+/** The texts of the leaves that are read as text (not alone), each with its offset in the join. */
+export function textsInJoin(leaves: readonly TextLeaf[]): { leaf: TextLeaf; at: number }[] {
+  const out: { leaf: TextLeaf; at: number }[] = [];
+  let at = 0;
+  for (const l of leaves) {
+    if (l.alone) at += 2 * ALONE_EDGE.length + l.text.length;
+    else {
+      out.push({ leaf: l, at });
+      at += l.text.length;
+    }
+  }
+  return out;
+}
+
+/** Renames a key in place, keeping the order of keys; a name already taken gets stars until it is free. */
+function renameKey(owner: Record<string, unknown>, from: string, to: string): void {
+  if (!Object.hasOwn(owner, from)) return;
+  let name = to;
+  while (name !== from && Object.hasOwn(owner, name)) name += '*';
+  const entries = Object.entries(owner);
+  for (const [k] of entries) delete owner[k];
+  for (const [k, v] of entries) owner[k === from ? name : k] = v;
+}
+
+const CONTENT_ONLY = new Set(['content']);
+
+function blocks(walk: ContentWalk, list: unknown[], where: string, depth: number): void {
   list.forEach((b, j) => {
     const at = `${where}[${j}]`;
     if (typeof b === 'string') leaf(walk, list, j, at);
-    else if (isObject(b)) oneBlock(walk, b, at);
+    else if (isObject(b)) oneBlock(walk, b, at, depth + 1);
     else walk.unreadable.push({ where: at, type: typeof b, kind: 'unknown' });
   });
 }
 
-function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string): void {
+/** The fields each block type reads itself; the rest go through apiFields. */
+const BLOCK_FIELDS: Record<string, ReadonlySet<string>> = {
+  text: new Set(['text']),
+  thinking: new Set(['thinking']),
+  tool_use: new Set(['input']),
+  tool_result: new Set(['content']),
+  document: new Set(['title', 'context', 'source']),
+  search_result: new Set(['source', 'title', 'content']),
+  image: new Set(['source']),
+};
+
+function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    walk.unreadable.push({ where: at, type: 'nesting', kind: 'unknown' });
+    return;
+  }
   const type = typeof b.type === 'string' ? b.type : '';
+  let own: ReadonlySet<string> | undefined;
   switch (type) {
     case 'text':
       leaf(walk, b, 'text', `${at}.text`);
-      if (Array.isArray(b.citations)) stringLeaves(walk, b.citations, `${at}.citations`, OPAQUE_KEYS);
-      return;
+      own = BLOCK_FIELDS.text;
+      break;
     case 'thinking':
       leaf(walk, b, 'thinking', `${at}.thinking`);
-      return;
+      own = BLOCK_FIELDS.thinking;
+      break;
     case 'redacted_thinking':
-      // Ciphertext only the model's own service can read: nobody else sees its content.
-      return;
+      // Ciphertext only the model's own service can read: scanned alone with the other fields.
+      break;
     case 'tool_use':
     case 'server_tool_use':
     case 'mcp_tool_use':
-      if (isObject(b.input) || Array.isArray(b.input)) stringLeaves(walk, b.input, `${at}.input`, new Set());
-      return;
+      if (isObject(b.input) || Array.isArray(b.input)) freeValue(walk, b.input, `${at}.input`, depth + 1);
+      else if (b.input !== undefined) anyValue(walk, b, 'input', `${at}.input`, depth + 1, false);
+      own = BLOCK_FIELDS.tool_use;
+      break;
     case 'tool_result':
     case 'mcp_tool_result':
       if (typeof b.content === 'string') leaf(walk, b, 'content', `${at}.content`);
-      else if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`);
-      return;
+      else if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`, depth);
+      own = BLOCK_FIELDS.tool_result;
+      break;
     case 'document':
       for (const k of ['title', 'context']) if (typeof b[k] === 'string') leaf(walk, b, k, `${at}.${k}`);
-      documentSource(walk, b.source, `${at}.source`);
-      return;
+      documentSource(walk, b.source, `${at}.source`, depth);
+      own = BLOCK_FIELDS.document;
+      break;
     case 'search_result':
       for (const k of ['source', 'title']) if (typeof b[k] === 'string') leaf(walk, b, k, `${at}.${k}`);
-      if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`);
-      return;
+      if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`, depth);
+      own = BLOCK_FIELDS.search_result;
+      break;
     case 'web_search_tool_result':
     case 'web_fetch_tool_result':
     case 'code_execution_tool_result':
     case 'bash_code_execution_tool_result':
     case 'text_editor_code_execution_tool_result':
     case 'web_search_result':
-      // Server-tool results: every string but identifiers and ciphertext is text the model or client reads.
-      stringLeaves(walk, b, at, OPAQUE_KEYS);
-      return;
+    case 'web_fetch_result':
+      // Server-tool results: every field, nested documents and blocks read as blocks.
+      break;
     case 'image':
       walk.unreadable.push({ where: at, type, kind: 'opaque' });
-      return;
+      own = BLOCK_FIELDS.image;
+      break;
     default:
       walk.unreadable.push({ where: at, type: type || 'untyped', kind: 'unknown' });
+      return;
   }
+  apiFields(walk, b, at, depth, own);
 }
 
-function documentSource(walk: ContentWalk, source: unknown, at: string): void {
+function documentSource(walk: ContentWalk, source: unknown, at: string, depth: number): void {
   if (!isObject(source)) return;
   switch (source.type) {
     case 'text':
       leaf(walk, source, 'data', `${at}.data`);
+      apiFields(walk, source, at, depth + 1, DATA_ONLY);
       return;
     case 'content':
       if (typeof source.content === 'string') leaf(walk, source, 'content', `${at}.content`);
-      else if (Array.isArray(source.content)) blocks(walk, source.content, `${at}.content`);
+      else if (Array.isArray(source.content)) blocks(walk, source.content, `${at}.content`, depth + 1);
+      apiFields(walk, source, at, depth + 1, CONTENT_ONLY);
       return;
     default:
       // base64 PDFs, URLs and uploaded files: bytes the proxy does not read.
@@ -184,24 +369,113 @@ function documentSource(walk: ContentWalk, source: unknown, at: string): void {
   }
 }
 
-function stringLeaves(walk: ContentWalk, value: Container, at: string, skip: ReadonlySet<string>): void {
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      if (typeof v === 'string') leaf(walk, value, i, `${at}[${i}]`);
-      else if (isObject(v) || Array.isArray(v)) stringLeaves(walk, v, `${at}[${i}]`, skip);
-    });
-    return;
-  }
-  for (const [k, v] of Object.entries(value)) {
-    if (skip.has(k)) continue;
-    if (typeof v === 'string') leaf(walk, value, k, `${at}.${k}`);
-    else if (isObject(v) || Array.isArray(v)) stringLeaves(walk, v, `${at}.${k}`, skip);
+const DATA_ONLY = new Set(['data']);
+
+/**
+ * The fields of an API object but `except`: keys the API defines are not scanned, others are
+ * (alone); vocabulary values of `type`, `role` and `stop_reason` are not scanned, other strings
+ * are (identifiers and ciphertext alone, the rest as text); numbers are (alone); nested objects the
+ * same way, a nested block (one with a block `type`) as a block.
+ */
+function apiFields(
+  walk: ContentWalk,
+  obj: Record<string, unknown>,
+  at: string,
+  depth: number,
+  except?: ReadonlySet<string>,
+): void {
+  for (const k of Object.keys(obj)) {
+    if (except?.has(k)) continue;
+    const where = at ? `${at}.${k}` : k;
+    if (!API_KEYS.has(k)) walk.leaves.push({ owner: obj, key: k, text: k, where: `${where} (key)`, alone: 'key' });
+    const v = obj[k];
+    if (typeof v === 'string') {
+      if (VOCABULARY_KEYS.has(k) && VOCABULARY.has(v)) continue;
+      leaf(walk, obj, k, where, TEXT_KEYS.has(k) && API_KEYS.has(k) ? undefined : 'string');
+    } else if (typeof v === 'number') {
+      if (!(API_KEYS.has(k) && isCount(v))) numberLeaf(walk, obj, k, where);
+    } else anyValue(walk, obj, k, where, depth + 1, true);
   }
 }
 
-function leaf(walk: ContentWalk, owner: Container, key: string | number, where: string): void {
+/** A value that is not a string of an API object (`api`) or of free-form JSON. */
+function anyValue(
+  walk: ContentWalk,
+  owner: Container,
+  key: string | number,
+  where: string,
+  depth: number,
+  api: boolean,
+): void {
+  const v = (owner as Record<string | number, unknown>)[key];
+  if (typeof v === 'string') leaf(walk, owner, key, where);
+  else if (typeof v === 'number') numberLeaf(walk, owner, key, where);
+  else if (depth > MAX_DEPTH && (isObject(v) || Array.isArray(v)))
+    walk.unreadable.push({ where, type: 'nesting', kind: 'unknown' });
+  else if (Array.isArray(v)) {
+    if (api)
+      v.forEach((_, i) =>
+        isObject(v[i]) && isBlock(v[i])
+          ? oneBlock(walk, v[i], `${where}[${i}]`, depth + 1)
+          : anyValue(walk, v, i, `${where}[${i}]`, depth + 1, true),
+      );
+    else freeValue(walk, v, where, depth);
+  } else if (isObject(v)) {
+    if (!api) freeValue(walk, v, where, depth);
+    else if (isBlock(v)) oneBlock(walk, v, where, depth + 1);
+    else apiFields(walk, v, where, depth + 1);
+  }
+}
+
+/** Block types a server-tool result may nest, read as blocks wherever they stand. */
+const NESTED_BLOCKS = new Set(['document', 'text', 'image', 'search_result', 'web_search_result', 'web_fetch_result']);
+
+function isBlock(v: Record<string, unknown>): boolean {
+  return typeof v.type === 'string' && NESTED_BLOCKS.has(v.type);
+}
+
+/** Free-form JSON: every key and number alone, every string as text. */
+function freeValue(walk: ContentWalk, value: Container, at: string, depth: number): void {
+  if (depth > MAX_DEPTH) {
+    walk.unreadable.push({ where: at, type: 'nesting', kind: 'unknown' });
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((_, i) => anyValue(walk, value, i, `${at}[${i}]`, depth + 1, false));
+    return;
+  }
+  for (const k of Object.keys(value)) {
+    walk.leaves.push({ owner: value, key: k, text: k, where: `${at}.${k} (key)`, alone: 'key' });
+    anyValue(walk, value, k, `${at}.${k}`, depth + 1, false);
+  }
+}
+
+function numberLeaf(walk: ContentWalk, owner: Container, key: string | number, where: string): void {
+  const n = (owner as Record<string | number, unknown>)[key] as number;
+  // As JSON writes it (what the model or client receives).
+  const text = JSON.stringify(n);
+  if (text !== 'null') walk.leaves.push({ owner, key, text, where, alone: 'number' });
+}
+
+/**
+ * A number the API types as a count or an index (token counts, block and character indices, an
+ * exit code): an integer of at most nine digits is read as one, not scanned, so a scanner that
+ * redacts long numbers does not rewrite an answer's usage into strings its client cannot read.
+ * Any other number in such a field (a sixteen-digit "token count") is scanned like any number.
+ */
+function isCount(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) < 1e9;
+}
+
+function leaf(
+  walk: ContentWalk,
+  owner: Container,
+  key: string | number,
+  where: string,
+  alone?: TextLeaf['alone'],
+): void {
   const text = (owner as Record<string | number, unknown>)[key];
-  if (typeof text === 'string' && text.length > 0) walk.leaves.push({ owner, key, text, where });
+  if (typeof text === 'string' && text.length > 0) walk.leaves.push({ owner, key, text, where, alone });
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -273,4 +273,120 @@ describe('AnswerStreamGuard', () => {
     const step = guard.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: SECRET } });
     expect(readable(step.events)).toBe(SECRET);
   });
+
+  describe('what a hostile upstream puts beside the content', () => {
+    const start: StreamEvent = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
+    const stop: StreamEvent = { type: 'content_block_stop', index: 0 };
+    const text = (t: string): StreamEvent => ({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: t },
+    });
+
+    it.each<[string, StreamEvent[]]>([
+      [
+        'a field beside a text delta',
+        [start, { ...text('hello'), delta: { type: 'text_delta', text: 'hi', note: SECRET } }, stop],
+      ],
+      ['a field of the event', [start, { ...text('hello'), note: SECRET }, stop]],
+      [
+        'the model of message_start',
+        [
+          {
+            type: 'message_start',
+            message: { id: 'm', type: 'message', role: 'assistant', content: [], model: SECRET },
+          },
+        ],
+      ],
+      [
+        'a stop sequence',
+        [
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'stop_sequence', stop_sequence: SECRET },
+            usage: { output_tokens: 1 },
+          },
+        ],
+      ],
+      ['a key of its own', [start, stop, { type: 'ping', [SECRET]: 1 }]],
+      [
+        'a citation field the API does not define',
+        [
+          start,
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x', x: SECRET } },
+          },
+          stop,
+        ],
+      ],
+      [
+        'a signature',
+        [
+          { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SECRET } },
+          stop,
+        ],
+      ],
+      ['an error type', [{ type: 'error', error: { type: SECRET, message: 'x' } }]],
+    ])('blocks %s that holds the match, and masks it when redacting', (_, input) => {
+      for (const read of [asProxyReads, parsedWhole]) {
+        expect(run(guardFor('block'), input, read).stop).toBe('blocked');
+        const redacted = run(guardFor('redact'), input, read);
+        expect(redacted.stop).toBeUndefined();
+        expect(JSON.stringify(redacted.out)).not.toContain('secret');
+        expect(JSON.stringify(redacted.out)).toContain('*'.repeat(SECRET.length));
+      }
+    });
+
+    it("scans a tool input's keys and numbers, and masks them in place", () => {
+      const redact = new DirectionGuard(
+        [entry('redact', ['4111111111111111'])],
+        compiledGuardrail,
+        'response',
+        true,
+        new ScanBudget(10_000),
+      );
+      const json = JSON.stringify({ card: 4111111111111111, '4111111111111111': 'x', n: 1 });
+      const out = run(
+        new AnswerStreamGuard(redact, 32, false),
+        events([{ kind: 'tool', input: {}, parts: [json.slice(0, 9), json.slice(9)] }]),
+      ).out;
+      const sent = out.find((e) => (e.delta as Record<string, unknown> | undefined)?.type === 'input_json_delta')!;
+      const stars = '*'.repeat(16);
+      expect(JSON.parse((sent.delta as { partial_json: string }).partial_json)).toEqual({
+        card: stars,
+        [stars]: 'x',
+        n: 1,
+      });
+    });
+
+    it('leaves token counts and indices as numbers, scanned neither alone nor together', () => {
+      const redact = new DirectionGuard(
+        [entry('redact', ['\\d+'])],
+        compiledGuardrail,
+        'response',
+        true,
+        new ScanBudget(10_000),
+      );
+      const out = run(
+        new AnswerStreamGuard(redact, 32, false),
+        events([{ kind: 'text', parts: ['no digits here'] }]),
+      ).out;
+      expect(out.find((e) => e.type === 'message_delta')).toEqual(
+        expect.objectContaining({ usage: { output_tokens: 1 } }),
+      );
+      expect(out.filter((e) => e.type === 'content_block_start').map((e) => e.index)).toEqual([0]);
+    });
+
+    it('refuses a tool input delta that carries more than its JSON', () => {
+      const input: StreamEvent[] = [
+        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'n', input: {} } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{}', note: 'x' } },
+        { type: 'content_block_stop', index: 0 },
+      ];
+      expect(run(guardFor('block'), input).stop).toBe('malformed');
+    });
+  });
 });

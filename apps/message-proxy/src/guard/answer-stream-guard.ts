@@ -1,5 +1,17 @@
 import type { Span } from '@bastion/guardrails';
-import { isObject, type TextLeaf, type Unreadable, walkBlock, walkResponse, walkValue } from '../anthropic/content';
+import {
+  ALONE_EDGE,
+  applyWrites,
+  type ContentWalk,
+  isObject,
+  mergeWalks,
+  type TextLeaf,
+  type Unreadable,
+  walkBlock,
+  walkFields,
+  walkResponse,
+  walkValue,
+} from '../anthropic/content';
 import { ContentDelta, type StreamEvent } from '../anthropic/stream-event';
 import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
 
@@ -29,6 +41,14 @@ interface Pending {
   /** Re-serialises fields built from the leaves (a tool's input) once masks are applied. */
   seal?: () => void;
 }
+
+const NO_WALK: ContentWalk = { leaves: [], unreadable: [] };
+/** The fields of events and deltas their type reads itself (the rest are walked as API fields). */
+const MESSAGE_FIELD = new Set(['message']);
+const BLOCK_FIELD = new Set(['content_block']);
+const DELTA_FIELD = new Set(['delta']);
+const FIELDS_OF = { text: new Set(['text']), thinking: new Set(['thinking']) };
+const TOOL_DELTA_KEYS = new Set(['type', 'partial_json']);
 
 /** Most pushes release nothing: they share this (never changed) list and step. */
 const NO_EVENTS: StreamEvent[] = [];
@@ -105,7 +125,8 @@ export class AnswerStreamGuard {
     if (event.type === 'content_block_delta' && isObject(event.delta) && typeof event.index === 'number') {
       const field = splittableField(event.delta.type);
       const text = field && event.delta[field];
-      if (field && typeof text === 'string') return this.pushDelta(event.index, field, text, event);
+      if (field && typeof text === 'string' && isPlainDelta(event))
+        return this.pushDelta(event.index, field, text, event);
     }
     const problem = this.take(event);
     if (problem) return this.stop(problem.reason, problem.detail);
@@ -134,35 +155,52 @@ export class AnswerStreamGuard {
 
   private take(event: StreamEvent): { reason: 'unreadable' | 'malformed'; detail: string } | undefined {
     const index = typeof event.index === 'number' ? event.index : -1;
+    // Every field of an event but the one its type reads below is scanned too (walkFields): what
+    // the API does not define, identifiers, the model's name, stop sequences, counts.
+    const where = index >= 0 ? (this.blockWhere[index] ??= `content[${index}]`) : event.type;
     switch (event.type) {
       case 'message_start':
-        return this.enqueue(event, isObject(event.message) ? walkResponse(event.message) : undefined);
+        return this.enqueue(
+          event,
+          mergeWalks(
+            isObject(event.message) ? walkResponse(event.message) : NO_WALK,
+            walkFields(event, event.type, MESSAGE_FIELD),
+          ),
+        );
       case 'content_block_start': {
         const block = isObject(event.content_block) ? event.content_block : {};
         if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type)))
           this.toolInputs.set(index, '');
-        return this.enqueue(event, walkBlock(block, `content[${index}]`));
+        return this.enqueue(event, mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)));
       }
       case 'content_block_delta': {
         const delta = isObject(event.delta) ? event.delta : {};
+        const around = walkFields(event, where, DELTA_FIELD);
         const field = splittableField(delta.type);
         if (field) {
           const text = typeof delta[field] === 'string' ? (delta[field] as string) : '';
-          return this.enqueueDelta(event, field, text, index);
+          if (isPlainDelta(event)) return this.enqueueDelta(event, field, text, index);
+          // A delta with more than its text: its text joins the answer's, the rest is scanned alone.
+          const own: TextLeaf[] = text ? [{ owner: delta, key: field, text, where }] : [];
+          return this.enqueue(
+            event,
+            mergeWalks({ leaves: own, unreadable: [] }, walkFields(delta, where, FIELDS_OF[field]), around),
+          );
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
           if (partial === undefined)
             return { reason: 'malformed', detail: `tool input for block ${index}, which is not a tool call` };
+          if (around.leaves.length || Object.keys(delta).some((k) => !TOOL_DELTA_KEYS.has(k)))
+            return { reason: 'malformed', detail: `a tool input delta of block ${index} carries more than its JSON` };
           this.toolInputs.set(index, partial + String(delta.partial_json ?? ''));
           return undefined;
         }
-        if (delta.type === 'signature_delta') return this.enqueue(event);
-        if (delta.type === 'citations_delta')
-          return this.enqueue(event, walkValue(delta.citation, `content[${index}].citations`));
+        if (delta.type === 'signature_delta' || delta.type === 'citations_delta')
+          return this.enqueue(event, mergeWalks(walkFields(delta, where), around));
         return this.enqueue(event, {
           leaves: [],
-          unreadable: [{ where: `content[${index}]`, type: `delta/${String(delta.type)}`, kind: 'unknown' }],
+          unreadable: [{ where, type: `delta/${String(delta.type)}`, kind: 'unknown' }],
         });
       }
       case 'content_block_stop': {
@@ -172,14 +210,13 @@ export class AnswerStreamGuard {
           const problem = this.enqueueToolInput(index, partial);
           if (problem) return problem;
         }
-        return this.enqueue(event);
+        return this.enqueue(event, walkFields(event, where));
       }
       case 'message_delta':
       case 'message_stop':
       case 'ping':
-        return this.enqueue(event);
       case 'error':
-        return this.enqueue(event, isObject(event.error) ? walkValue(event.error, 'error') : undefined);
+        return this.enqueue(event, walkFields(event, where));
       default:
         return this.enqueue(event, {
           leaves: [],
@@ -264,12 +301,21 @@ export class AnswerStreamGuard {
     }
     const leaves: PlacedLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {
+      // A leaf scanned alone stands between edges in the scanned text, as in a whole answer's join.
+      if (leaf.alone) this.skipEdge();
       leaves.push({ ...leaf, start: this.length });
       this.length += leaf.text.length;
       this.toScan(leaf.text);
+      if (leaf.alone) this.skipEdge();
     }
     this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
     return undefined;
+  }
+
+  /** Scanned, never delivered: what keeps a leaf scanned alone from joining its neighbours. */
+  private skipEdge(): void {
+    this.length += ALONE_EDGE.length;
+    this.toScan(ALONE_EDGE);
   }
 
   private toScan(text: string): void {
@@ -320,7 +366,7 @@ export class AnswerStreamGuard {
       const item = this.queue[this.head];
       if (item.end <= safe) {
         this.head++;
-        for (const p of item.leaves) this.deliver(p);
+        this.deliverAll(item.leaves);
         item.seal?.();
         (out ??= []).push(item.event);
         continue;
@@ -348,20 +394,30 @@ export class AnswerStreamGuard {
     return out ?? NO_EVENTS;
   }
 
-  private deliver(leaf: PlacedLeaf): void {
-    const masked = this.deliverText(leaf.start, leaf.text);
-    if (masked !== leaf.text) (leaf.owner as Record<string | number, unknown>)[leaf.key] = masked;
+  /** Masks an event's leaves where redacted (keys renamed last). */
+  private deliverAll(leaves: readonly PlacedLeaf[]): void {
+    const writes: [TextLeaf, string][] = [];
+    for (const leaf of leaves) {
+      const masked = leaf.alone ? this.maskedText(leaf.start, leaf.text) : this.deliverText(leaf.start, leaf.text);
+      if (masked !== leaf.text) writes.push([leaf, masked]);
+    }
+    applyWrites(writes);
   }
 
-  /** The text as it leaves: masked where a redaction covers it. */
+  /** The text as it leaves: masked where a redaction covers it; kept as the answer's delivered text. */
   private deliverText(start: number, text: string): string {
+    const out = this.maskedText(start, text);
+    this.deliveredText.push(out);
+    return out;
+  }
+
+  private maskedText(start: number, text: string): string {
     let out = text;
     for (const [s, e] of this.masks) {
       const a = Math.max(s, start) - start;
       const b = Math.min(e, start + text.length) - start;
       if (b > a) out = out.slice(0, a) + '*'.repeat(b - a) + out.slice(b);
     }
-    this.deliveredText.push(out);
     return out;
   }
 

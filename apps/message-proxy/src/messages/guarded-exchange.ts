@@ -17,6 +17,8 @@ import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import {
   isObject,
   joinLeaves,
+  leafPieces,
+  textsInJoin,
   type TextLeaf,
   type Unreadable,
   walkRequest,
@@ -177,13 +179,12 @@ export class GuardedExchange {
       >;
     }
     const guard = p.exchange.guard('response');
+    if (!Array.isArray(answer.content))
+      throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(
-      walk.leaves.map((l) => l.text),
-      joined,
-    );
+    const verdict = await guard.checkParts(leafPieces(walk.leaves), joined);
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -384,10 +385,7 @@ export class GuardedExchange {
     });
     const guard = exchange.guard('request');
     const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(
-      walk.leaves.map((l) => l.text),
-      joined,
-    );
+    const verdict = await guard.checkParts(leafPieces(walk.leaves), joined);
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
@@ -574,14 +572,15 @@ function refuses(u: Unreadable, settings: GuardSettings): boolean {
   return u.kind === 'unknown';
 }
 
-/** The request's text by turn (system first, then each message), from the joined text of its leaves. */
+/**
+ * The request's text by turn (system first, then each message), from the join of its leaves: the
+ * texts, not what is scanned alone (identifiers, keys, numbers).
+ */
 function turnsOf(leaves: readonly TextLeaf[], joined: string): string[] {
   const turns = new Map<string, string>();
-  let at = 0;
-  for (const l of leaves) {
+  for (const { leaf: l, at } of textsInJoin(leaves)) {
     const turn = /^(system|messages\[\d+\]|tools)/.exec(l.where)?.[1] ?? 'other';
     turns.set(turn, (turns.get(turn) ?? '') + joined.slice(at, at + l.text.length));
-    at += l.text.length;
   }
   return [...turns.values()];
 }
