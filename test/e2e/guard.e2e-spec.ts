@@ -47,6 +47,17 @@ function textStream(deltas: string[]): string {
   return events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join('');
 }
 
+/** A conversation whose assistant turn called a tool (this name and input) and whose last turn is its result. */
+function priorToolCall(call: { name: string; input: Record<string, unknown> }) {
+  return {
+    messages: [
+      { role: 'user' as const, content: 'look it up' },
+      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'tu_1', ...call }] },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'tu_1', content: 'ok' }] },
+    ],
+  };
+}
+
 /** The mock upstream's next answers: this SSE text, as it is, with a 200. */
 function rawStream(body: string, more: Partial<NonNullable<MockUpstream['raw']>> = {}): MockUpstream['raw'] {
   return { status: 200, contentType: 'text/event-stream', body, ...more };
@@ -221,6 +232,29 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
         ],
       },
     ],
+    ['a key of a prior tool input', priorToolCall({ name: 'lookup', input: { [SECRET]: 1 } })],
+    ['the name of a prior tool call', priorToolCall({ name: `lookup_${SECRET}`, input: {} })],
+    [
+      'a document nested in a web fetch result',
+      {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [
+              {
+                type: 'web_fetch_tool_result',
+                tool_use_id: 'srvtoolu_1',
+                content: {
+                  type: 'web_fetch_result',
+                  url: 'https://example.com/notes',
+                  content: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: SECRET } },
+                },
+              } as never,
+            ],
+          },
+        ],
+      },
+    ],
   ])('blocks %s before it reaches the model', async (_what, body) => {
     const { client } = await setup();
     const before = upstream.requests.length;
@@ -294,6 +328,12 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
         { type: 'text', text: 'it is hun' },
         { type: 'text', text: 'ter2 ok' },
       ],
+    ],
+    ['a key of a tool input', () => [{ type: 'tool_use', id: 'tu_9', name: 'send', input: { [SECRET]: 1 } }]],
+    ['the name of a tool call', () => [{ type: 'tool_use', id: 'tu_9', name: `send_${SECRET}`, input: {} }]],
+    [
+      'a field the API does not define',
+      () => [{ type: 'tool_use', id: 'tu_9', name: 'send', input: {}, note: SECRET }],
     ],
   ])('blocks an answer with the match in %s, as JSON and as a stream', async (_what, blocks) => {
     const { client, admin } = await setup();
@@ -494,6 +534,8 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       });
       const stored = await record(admin, err!.headers?.get('x-bastion-prompt-id') ?? '');
       expect(JSON.stringify(stored)).not.toContain(SECRET);
+      // The scanners' verdict on the message is the record's response verdict.
+      expect(stored.result.outcome).toBe('blocked');
     }
     // A success other than 200 for a stream is not an answer: 502.
     upstream.raw = {

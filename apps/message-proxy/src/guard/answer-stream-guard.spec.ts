@@ -34,7 +34,7 @@ function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+pla
 function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnreadable = false, enforce = true) {
   const entries = mode ? [entry(mode)] : [];
   const direction = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(10_000));
-  return new AnswerStreamGuard(direction, holdBack, passUnreadable);
+  return new AnswerStreamGuard(direction, holdBack, () => !passUnreadable);
 }
 
 /** One content block of an answer, as a list of deltas. */
@@ -350,7 +350,7 @@ describe('AnswerStreamGuard', () => {
       );
       const json = JSON.stringify({ card: 4111111111111111, '4111111111111111': 'x', n: 1 });
       const out = run(
-        new AnswerStreamGuard(redact, 32, false),
+        new AnswerStreamGuard(redact, 32, () => true),
         events([{ kind: 'tool', input: {}, parts: [json.slice(0, 9), json.slice(9)] }]),
       ).out;
       const sent = out.find((e) => (e.delta as Record<string, unknown> | undefined)?.type === 'input_json_delta')!;
@@ -371,13 +371,37 @@ describe('AnswerStreamGuard', () => {
         new ScanBudget(10_000),
       );
       const out = run(
-        new AnswerStreamGuard(redact, 32, false),
+        new AnswerStreamGuard(redact, 32, () => true),
         events([{ kind: 'text', parts: ['no digits here'] }]),
       ).out;
       expect(out.find((e) => e.type === 'message_delta')).toEqual(
         expect.objectContaining({ usage: { output_tokens: 1 } }),
       );
       expect(out.filter((e) => e.type === 'content_block_start').map((e) => e.index)).toEqual([0]);
+    });
+
+    it("follows the project's setting per content as a JSON answer does: an image passes flagged, a type it does not know stops", () => {
+      const byKind = () =>
+        new AnswerStreamGuard(
+          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
+          32,
+          (u) => u.kind === 'unknown',
+        );
+      const image: StreamEvent[] = [
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'image', source: { type: 'base64', data: 'AA==' } },
+        },
+        stop,
+      ];
+      const passed = byKind();
+      expect(run(passed, image).stop).toBeUndefined();
+      expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'image', kind: 'opaque' })]);
+      const withAlt = [{ ...image[0], content_block: { ...(image[0].content_block as object), alt: SECRET } }, stop];
+      expect(run(byKind(), withAlt).stop).toBe('blocked');
+      const hologram = [{ ...image[0], content_block: { type: 'hologram' } }, stop];
+      expect(run(byKind(), hologram).stop).toBe('unreadable');
     });
 
     it('refuses a tool input delta that carries more than its JSON', () => {

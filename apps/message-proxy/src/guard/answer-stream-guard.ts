@@ -104,7 +104,8 @@ export class AnswerStreamGuard {
   constructor(
     private readonly guard: DirectionGuard,
     cap: number,
-    private readonly passUnreadable: boolean,
+    /** Whether the project refuses this content the proxy cannot read (else it passes, flagged). */
+    private readonly refuses: (u: Unreadable) => boolean,
   ) {
     if (guard.active) {
       this.scan = guard.stream(cap);
@@ -296,8 +297,9 @@ export class AnswerStreamGuard {
   ): { reason: 'unreadable'; detail: string } | undefined {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
-      if (!this.passUnreadable)
-        return { reason: 'unreadable', detail: walk.unreadable.map((u) => `${u.type} at ${u.where}`).join(', ') };
+      const refused = walk.unreadable.filter(this.refuses);
+      if (refused.length)
+        return { reason: 'unreadable', detail: refused.map((u) => `${u.type} at ${u.where}`).join(', ') };
     }
     const leaves: PlacedLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {

@@ -161,9 +161,15 @@ export class GuardedExchange {
       ({ sentAt: sentDate, receivedAt: receivedDate } = res);
       const parsed = parseObject(res.body);
       if (res.status >= 400) {
-        const body = await guardedErrorBody(p.exchange.guard('response'), parsed, res.status);
+        const guard = p.exchange.guard('response');
+        const body = await guardedErrorBody(guard, parsed, res.status);
         const json = JSON.stringify(body);
-        p.recording.providerResult = { data: json, statusCode: res.status, sentDate, receivedDate };
+        this.finish(p, this.summarize(guard, [], false), '', {
+          data: json,
+          statusCode: res.status,
+          sentDate,
+          receivedDate,
+        });
         return { kind: 'answer', status: res.status, body, json };
       }
       if (!parsed)
@@ -240,23 +246,23 @@ export class GuardedExchange {
       // A success other than 200 is not an answer this proxy knows how to guard.
       if (upstream.status < 400)
         throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider answered a stream with ${upstream.status}`);
-      const body = await guardedErrorBody(p.exchange.guard('response'), parseObject(text), upstream.status);
+      const guard = p.exchange.guard('response');
+      const body = await guardedErrorBody(guard, parseObject(text), upstream.status);
       emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
       emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
-      p.recording.providerResult = {
+      // The scanners' verdict on the error message is the response's.
+      this.finish(p, this.summarize(guard, [], false), '', {
         data: JSON.stringify(body),
         statusCode: upstream.status,
         sentDate: upstream.sentAt,
         receivedDate: new Date(),
-      };
+      });
       return { kind: 'answer', status: upstream.status, body: null, json: '', record: await p.recording.close() };
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
     const responseGuard = p.exchange.guard('response');
-    const guard = new AnswerStreamGuard(
-      responseGuard,
-      this.config.STREAM_HOLDBACK_CHARS,
-      p.settings.unreadableContent === 'flag',
+    const guard = new AnswerStreamGuard(responseGuard, this.config.STREAM_HOLDBACK_CHARS, (u) =>
+      refuses(u, p.settings),
     );
     const dialect = req.dialect ?? ANTHROPIC_DIALECT;
     const sent: string[] = [];
