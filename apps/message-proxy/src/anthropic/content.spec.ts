@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ALONE_EDGE, joinLeaves, walkRequest, walkResponse, writeLeaves } from './content';
 
 const CARD = '4111111111111111';
@@ -167,5 +168,127 @@ describe('walkResponse', () => {
     expect(walkResponse({ content: CARD }).unreadable).toEqual([
       { where: 'content', type: 'content/not-a-list', kind: 'unknown' },
     ]);
+  });
+});
+
+/**
+ * No position escapes the scan: a marker put in place of any string, object key or number of the
+ * content of a random body (blocks of every readable type, with fields the API does not define and
+ * tool inputs of any JSON) is in the scanned join, or the walk says it met content it cannot read.
+ */
+describe('property: no content position escapes the walk', () => {
+  const MARK = 'hunter2';
+  const text = fc.string({ maxLength: 8 });
+  const json = fc.jsonValue({ maxDepth: 3 });
+  const extras = fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 2 });
+  const textBlock = fc.record({ type: fc.constant('text'), text });
+  const textSource = fc.record({ type: fc.constant('text'), media_type: fc.constant('text/plain'), data: text });
+  const block = fc
+    .oneof(
+      textBlock,
+      fc.record({ type: fc.constant('thinking'), thinking: text, signature: text }),
+      fc.record({ type: fc.constant('redacted_thinking'), data: text }),
+      fc.record({
+        type: fc.constant('tool_use'),
+        id: text,
+        name: text,
+        input: fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3 }),
+      }),
+      fc.record({
+        type: fc.constant('tool_result'),
+        tool_use_id: text,
+        content: fc.oneof(text, fc.array(textBlock, { maxLength: 2 })),
+      }),
+      fc.record({ type: fc.constant('document'), title: text, source: textSource }),
+      fc.record({
+        type: fc.constant('web_fetch_tool_result'),
+        tool_use_id: text,
+        content: fc.record({
+          type: fc.constant('web_fetch_result'),
+          url: text,
+          content: fc.record({ type: fc.constant('document'), source: textSource }),
+        }),
+      }),
+    )
+    .chain((b) => extras.map((x) => ({ ...x, ...b })));
+  const content = fc.oneof(text, fc.array(block, { minLength: 1, maxLength: 3 }));
+
+  type Position = { owner: Record<string | number, unknown>; key: string | number; kind: 'string' | 'number' | 'key' };
+
+  function positions(value: unknown, out: Position[] = []): Position[] {
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => position(value as never, i, v, out));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        out.push({ owner: value as never, key: k, kind: 'key' });
+        position(value as never, k, v, out);
+      }
+    }
+    return out;
+  }
+
+  function position(owner: Record<string | number, unknown>, key: string | number, v: unknown, out: Position[]) {
+    if (typeof v === 'string') out.push({ owner, key, kind: 'string' });
+    else if (typeof v === 'number') out.push({ owner, key, kind: 'number' });
+    else positions(v, out);
+  }
+
+  /** Puts the marker at the position; what the join must then hold. */
+  function mark(p: Position): string {
+    if (p.kind === 'number') {
+      p.owner[p.key] = 4111111111111111;
+      return '4111111111111111';
+    }
+    if (p.kind === 'string') {
+      p.owner[p.key] = MARK;
+      return MARK;
+    }
+    const entries = Object.entries(p.owner);
+    for (const [k] of entries) delete p.owner[k];
+    for (const [k, v] of entries)
+      Object.defineProperty(p.owner, k === p.key ? MARK : k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return MARK;
+  }
+
+  it('in a request: system and every message of every role', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(text, fc.array(textBlock, { maxLength: 2 })),
+        fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content }), { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        (system, messages, pick) => {
+          const body = { system, messages };
+          // Every position but the request's own keys and the messages' keys and roles.
+          const all = positions(body).filter((p) =>
+            p.owner === body
+              ? p.kind === 'string'
+              : !(messages as unknown[]).includes(p.owner) || (p.key === 'content' && p.kind === 'string'),
+          );
+          if (all.length === 0) return true;
+          const wanted = mark(all[pick % all.length]);
+          const walk = walkRequest(body);
+          return joinLeaves(walk.leaves).includes(wanted) || walk.unreadable.length > 0;
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('in an answer: every block and the envelope', () => {
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 3 }), extras, fc.nat(), (blocks, envelope, pick) => {
+        const answer = { ...envelope, id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: blocks };
+        const all = positions(answer).filter((p) => !(p.owner === answer && p.key === 'content' && p.kind === 'key'));
+        const wanted = mark(all[pick % all.length]);
+        const walk = walkResponse(answer);
+        return joinLeaves(walk.leaves).includes(wanted) || walk.unreadable.length > 0;
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -229,7 +229,7 @@ export function writeLeaves(leaves: readonly TextLeaf[], joined: string): void {
 export function applyWrites(writes: readonly [TextLeaf, string][]): void {
   for (const [l, next] of writes) {
     if (l.alone === 'key') continue;
-    (l.owner as Record<string | number, unknown>)[l.key] = next;
+    setOwn(l.owner, l.key, next);
     l.text = next;
   }
   for (let i = writes.length - 1; i >= 0; i--) {
@@ -264,7 +264,15 @@ function renameKey(owner: Record<string, unknown>, from: string, to: string): vo
   while (name !== from && Object.hasOwn(owner, name)) name += '*';
   const entries = Object.entries(owner);
   for (const [k] of entries) delete owner[k];
-  for (const [k, v] of entries) owner[k === from ? name : k] = v;
+  for (const [k, v] of entries) setOwn(owner, k === from ? name : k, v);
+}
+
+/**
+ * Sets an own property, whatever its name: a body parsed from JSON may hold a `__proto__` key as
+ * its own, which plain assignment would take for the prototype (and the write would be lost).
+ */
+function setOwn(owner: Container, key: string | number, value: unknown): void {
+  Object.defineProperty(owner, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 const CONTENT_ONLY = new Set(['content']);
