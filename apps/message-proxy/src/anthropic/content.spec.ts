@@ -46,6 +46,15 @@ describe('walkRequest', () => {
     expect(input['*'.repeat(16)]).toBe('x');
   });
 
+  it('masks a value under a key named __proto__ (JSON.parse keeps it as an own key)', () => {
+    const body = JSON.parse(
+      '{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"__proto__":"hunter2"}}]}]}',
+    ) as { messages: { content: { input: object }[] }[] };
+    const walk = walkRequest(body);
+    writeLeaves(walk.leaves, joinLeaves(walk.leaves).replace('hunter2', '*******'));
+    expect(JSON.stringify(body.messages[0].content[0].input)).toBe('{"__proto__":"*******"}');
+  });
+
   it('scans numbers alone: neighbouring numbers do not run together into one', () => {
     const body = {
       messages: [
