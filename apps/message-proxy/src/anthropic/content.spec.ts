@@ -173,6 +173,38 @@ describe('walkResponse', () => {
     expect(texts.some((t) => t.endsWith('=assistant') || t.endsWith('=message'))).toBe(false);
   });
 
+  it('reads a field of a block that has a shape its type does not expect, and the fields of binary sources', () => {
+    const answer = {
+      content: [
+        { type: 'text', text: ['hunter2'] },
+        { type: 'document', source: 'hunter2' },
+        { type: 'document', title: { t: 'hunter2' }, source: { type: 'text', data: ['hunter2'] } },
+        { type: 'tool_result', content: { c: 'hunter2' } },
+        { type: 'image', source: { type: 'url', url: 'https://x/hunter2', note: 'hunter2' } },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+      ],
+      model: 123456789,
+    };
+    const walk = walkResponse(answer);
+    const texts = found(walk);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        'content[0].text[0]=hunter2',
+        'content[1].source=hunter2',
+        'content[2].title.t=hunter2',
+        'content[2].source.data[0]=hunter2',
+        'content[3].content.c=hunter2',
+        'content[4].source.url=https://x/hunter2',
+        'content[4].source.note=hunter2',
+        // A number in a field the API does not type as a count is scanned, however short.
+        'model=123456789',
+      ]),
+    );
+    // The bytes of a binary source are not read: the block is listed as unreadable.
+    expect(texts.some((t) => t.includes('JVBERi0='))).toBe(false);
+    expect(walk.unreadable.map((u) => u.type)).toEqual(['image', 'document/base64']);
+  });
+
   it('calls a content that is not a list unreadable', () => {
     expect(walkResponse({ content: CARD }).unreadable).toEqual([
       { where: 'content', type: 'content/not-a-list', kind: 'unknown' },

@@ -109,6 +109,18 @@ const API_KEYS = new Set(
     .split(' '),
 );
 
+/** API fields the API types as counts or indices (see isCount). */
+const COUNT_KEYS = new Set(
+  [
+    'index input_tokens output_tokens cache_creation_input_tokens cache_read_input_tokens web_search_requests',
+    'web_fetch_requests ephemeral_5m_input_tokens ephemeral_1h_input_tokens document_index start_char_index',
+    'end_char_index start_page_number end_page_number start_block_index end_block_index search_result_index',
+    'return_code num_lines start_line total_lines old_start old_lines new_start new_lines',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
 /**
  * API fields whose strings are text someone reads, joined with the texts around them. Every other
  * string of an API object (an identifier, a URL, a model name, ciphertext, a field the API does not
@@ -186,10 +198,13 @@ export function walkFields(value: Record<string, unknown>, where: string, except
   return walk;
 }
 
-/** The leaves of free-form JSON (a tool's input): every string, every number, every key. */
-export function walkValue(value: unknown, where: string): ContentWalk {
+/**
+ * The leaves of free-form JSON (a tool's input) at `owner[key]`, whatever its shape: every string,
+ * every number, every key.
+ */
+export function walkValue(owner: Record<string, unknown>, key: string, where: string): ContentWalk {
   const walk: ContentWalk = { leaves: [], unreadable: [] };
-  if (isObject(value) || Array.isArray(value)) freeValue(walk, value, where, 0);
+  anyValue(walk, owner, key, where, 0, false);
   return walk;
 }
 
@@ -286,32 +301,36 @@ function blocks(walk: ContentWalk, list: unknown[], where: string, depth: number
   });
 }
 
-/** The fields each block type reads itself; the rest go through apiFields. */
-const BLOCK_FIELDS: Record<string, ReadonlySet<string>> = {
-  text: new Set(['text']),
-  thinking: new Set(['thinking']),
-  tool_use: new Set(['input']),
-  tool_result: new Set(['content']),
-  document: new Set(['title', 'context', 'source']),
-  search_result: new Set(['source', 'title', 'content']),
-  image: new Set(['source']),
-};
-
+/**
+ * One content block. Its type's reader takes the fields it knows in the shape it expects (a
+ * `text` string, a `content` list of blocks); every other field, and a known one in another shape
+ * (a `text` that is a list, a `source` that is a string), goes through apiFields, so nothing is
+ * skipped for having an unexpected type.
+ */
 function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, depth: number): void {
   if (depth > MAX_DEPTH) {
     walk.unreadable.push({ where: at, type: 'nesting', kind: 'unknown' });
     return;
   }
   const type = typeof b.type === 'string' ? b.type : '';
-  let own: ReadonlySet<string> | undefined;
+  const read = new Set<string>();
+  /** Reads `b[k]` as text when it is a string. */
+  const text = (k: string) => {
+    if (typeof b[k] !== 'string') return;
+    leaf(walk, b, k, `${at}.${k}`);
+    read.add(k);
+  };
+  /** Reads `b[k]` as text or a list of blocks. */
+  const content = (k: string) => {
+    if (Array.isArray(b[k])) {
+      blocks(walk, b[k] as unknown[], `${at}.${k}`, depth);
+      read.add(k);
+    } else text(k);
+  };
   switch (type) {
     case 'text':
-      leaf(walk, b, 'text', `${at}.text`);
-      own = BLOCK_FIELDS.text;
-      break;
     case 'thinking':
-      leaf(walk, b, 'thinking', `${at}.thinking`);
-      own = BLOCK_FIELDS.thinking;
+      text(type);
       break;
     case 'redacted_thinking':
       // Ciphertext only the model's own service can read: scanned alone with the other fields.
@@ -319,25 +338,23 @@ function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, dep
     case 'tool_use':
     case 'server_tool_use':
     case 'mcp_tool_use':
-      if (isObject(b.input) || Array.isArray(b.input)) freeValue(walk, b.input, `${at}.input`, depth + 1);
-      else if (b.input !== undefined) anyValue(walk, b, 'input', `${at}.input`, depth + 1, false);
-      own = BLOCK_FIELDS.tool_use;
+      // The input is free-form JSON whatever its shape: every key, string and number.
+      if (b.input !== undefined) anyValue(walk, b, 'input', `${at}.input`, depth + 1, false);
+      read.add('input');
       break;
     case 'tool_result':
     case 'mcp_tool_result':
-      if (typeof b.content === 'string') leaf(walk, b, 'content', `${at}.content`);
-      else if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`, depth);
-      own = BLOCK_FIELDS.tool_result;
+      content('content');
       break;
     case 'document':
-      for (const k of ['title', 'context']) if (typeof b[k] === 'string') leaf(walk, b, k, `${at}.${k}`);
-      documentSource(walk, b.source, `${at}.source`, depth);
-      own = BLOCK_FIELDS.document;
+      text('title');
+      text('context');
+      if (documentSource(walk, b.source, `${at}.source`, depth)) read.add('source');
       break;
     case 'search_result':
-      for (const k of ['source', 'title']) if (typeof b[k] === 'string') leaf(walk, b, k, `${at}.${k}`);
-      if (Array.isArray(b.content)) blocks(walk, b.content, `${at}.content`, depth);
-      own = BLOCK_FIELDS.search_result;
+      text('source');
+      text('title');
+      content('content');
       break;
     case 'web_search_tool_result':
     case 'web_fetch_tool_result':
@@ -350,31 +367,52 @@ function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, dep
       break;
     case 'image':
       walk.unreadable.push({ where: at, type, kind: 'opaque' });
-      own = BLOCK_FIELDS.image;
+      if (opaqueSource(walk, b.source, `${at}.source`, depth)) read.add('source');
       break;
     default:
       walk.unreadable.push({ where: at, type: type || 'untyped', kind: 'unknown' });
-      return;
+      // Passed (flagged) when the project allows it: its fields are scanned all the same.
+      break;
   }
-  apiFields(walk, b, at, depth, own);
+  apiFields(walk, b, at, depth, read);
 }
 
-function documentSource(walk: ContentWalk, source: unknown, at: string, depth: number): void {
-  if (!isObject(source)) return;
+/** A document's source; false when it is not an object (apiFields reads it then). */
+function documentSource(walk: ContentWalk, source: unknown, at: string, depth: number): boolean {
+  if (!isObject(source)) return false;
   switch (source.type) {
     case 'text':
-      leaf(walk, source, 'data', `${at}.data`);
-      apiFields(walk, source, at, depth + 1, DATA_ONLY);
-      return;
+      if (typeof source.data === 'string') {
+        leaf(walk, source, 'data', `${at}.data`);
+        apiFields(walk, source, at, depth + 1, DATA_ONLY);
+      } else apiFields(walk, source, at, depth + 1);
+      return true;
     case 'content':
       if (typeof source.content === 'string') leaf(walk, source, 'content', `${at}.content`);
       else if (Array.isArray(source.content)) blocks(walk, source.content, `${at}.content`, depth + 1);
-      apiFields(walk, source, at, depth + 1, CONTENT_ONLY);
-      return;
+      apiFields(
+        walk,
+        source,
+        at,
+        depth + 1,
+        typeof source.content === 'string' || Array.isArray(source.content) ? CONTENT_ONLY : undefined,
+      );
+      return true;
     default:
       // base64 PDFs, URLs and uploaded files: bytes the proxy does not read.
       walk.unreadable.push({ where: at, type: `document/${String(source.type)}`, kind: 'opaque' });
+      return opaqueSource(walk, source, at, depth);
   }
+}
+
+/**
+ * The source of an image or a binary document: its bytes (`data`, a string) are not read; every
+ * other field (a URL, a file id, a media type, fields the API does not define) is.
+ */
+function opaqueSource(walk: ContentWalk, source: unknown, at: string, depth: number): boolean {
+  if (!isObject(source)) return false;
+  apiFields(walk, source, at, depth + 1, typeof source.data === 'string' ? DATA_ONLY : undefined);
+  return true;
 }
 
 const DATA_ONLY = new Set(['data']);
@@ -401,7 +439,7 @@ function apiFields(
       if (VOCABULARY_KEYS.has(k) && VOCABULARY.has(v)) continue;
       leaf(walk, obj, k, where, TEXT_KEYS.has(k) && API_KEYS.has(k) ? undefined : 'string');
     } else if (typeof v === 'number') {
-      if (!(API_KEYS.has(k) && isCount(v))) numberLeaf(walk, obj, k, where);
+      if (!(COUNT_KEYS.has(k) && isCount(v))) numberLeaf(walk, obj, k, where);
     } else anyValue(walk, obj, k, where, depth + 1, true);
   }
 }
@@ -471,8 +509,8 @@ function numberLeaf(walk: ContentWalk, owner: Container, key: string | number, w
  * redacts long numbers does not rewrite an answer's usage into strings its client cannot read.
  * Any other number in such a field (a sixteen-digit "token count") is scanned like any number.
  */
-function isCount(n: number): boolean {
-  return Number.isInteger(n) && Math.abs(n) < 1e9;
+export function isCount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) < 1e9;
 }
 
 function leaf(

@@ -14,6 +14,26 @@ describe('SseParser', () => {
     }
   });
 
+  it('reassembles events split at every position, and a large event read in many small pieces', () => {
+    const text = 'event: a\ndata: {"x":1}\n\nevent: b\r\ndata: y\r\n\r\ndata: z\n\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      for (let cut2 = cut; cut2 <= text.length; cut2++) {
+        const p = new SseParser();
+        const events = [text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)].flatMap((t) => p.push(t));
+        expect(events).toEqual([
+          { event: 'a', data: '{"x":1}' },
+          { event: 'b', data: 'y' },
+          { event: 'message', data: 'z' },
+        ]);
+      }
+    }
+    const big = `data: ${'x'.repeat(1 << 20)}\n\n`;
+    const p = new SseParser();
+    const events = [];
+    for (let i = 0; i < big.length; i += 4096) events.push(...p.push(big.slice(i, i + 4096)));
+    expect(events).toEqual([{ event: 'message', data: 'x'.repeat(1 << 20) }]);
+  });
+
   it('round-trips what it formats, and synthesizes a whole Anthropic stream', () => {
     const events = synthesizeStream({ id: 'msg_1', model: 'm' }, 'hello world', 4);
     const parsed = new SseParser().push(events.map(formatSse).join(''));

@@ -13,7 +13,9 @@ export function formatSse(e: SseEvent): string {
  * each chunk; it returns the events completed so far. Comments and `id:`/`retry:` lines are dropped.
  */
 export class SseParser {
-  private buffer = '';
+  /** Text read since the last complete event, as it came (joined only once an event completes). */
+  private parts: string[] = [];
+  private lastChar = '';
   private pendingCr = false;
 
   push(chunk: string): SseEvent[] {
@@ -22,7 +24,17 @@ export class SseParser {
     this.pendingCr = text.endsWith('\r');
     if (this.pendingCr) text = text.slice(0, -1);
     if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-    const buffer = this.buffer ? this.buffer + text : text;
+    if (text === '') return [];
+    // An event ends at a blank line: in this text, or across its start and the text before. Until
+    // one does, the text waits unjoined, so a large event read in many pieces costs its length
+    // once, not once per piece.
+    if (!(this.lastChar === '\n' && text.charCodeAt(0) === 10) && !text.includes('\n\n')) {
+      this.parts.push(text);
+      this.lastChar = text[text.length - 1];
+      return [];
+    }
+    this.parts.push(text);
+    const buffer = this.parts.length === 1 ? text : this.parts.join('');
     const events: SseEvent[] = [];
     let from = 0;
     for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n', from)) {
@@ -30,7 +42,9 @@ export class SseParser {
       if (event) events.push(event);
       from = end + 2;
     }
-    this.buffer = from === 0 ? buffer : buffer.slice(from);
+    const rest = from === 0 ? buffer : buffer.slice(from);
+    this.parts = rest ? [rest] : [];
+    this.lastChar = rest ? rest[rest.length - 1] : '';
     return events;
   }
 }

@@ -340,6 +340,93 @@ describe('AnswerStreamGuard', () => {
       }
     });
 
+    it.each<[string, StreamEvent[]]>([
+      [
+        'a delta without an index',
+        [start, { type: 'content_block_delta', delta: { type: 'text_delta', text: 'hi' }, note: SECRET }],
+      ],
+      ['an index that is a string', [start, { ...text('hi'), index: SECRET }]],
+      ['an index that is an object', [start, { ...text('hi'), index: { [SECRET]: 1 } }]],
+      ['a message that is a string', [{ type: 'message_start', message: SECRET }]],
+      ['a block that is a string', [{ type: 'content_block_start', index: 0, content_block: SECRET }]],
+      ['a delta that is a string', [start, { type: 'content_block_delta', index: 0, delta: SECRET }]],
+    ])('calls %s malformed', (_, input) => {
+      for (const read of [asProxyReads, parsedWhole])
+        expect(run(guardFor('block'), input, read).stop).toBe('malformed');
+    });
+
+    it.each<[string, StreamEvent[]]>([
+      ['a text that is a list', [start, { ...text(''), delta: { type: 'text_delta', text: [SECRET] } }, stop]],
+      [
+        'a text that is an object beside another field',
+        [start, { ...text(''), delta: { type: 'text_delta', text: { [SECRET]: 1 }, x: 1 } }, stop],
+      ],
+      [
+        'a text delta missing its text, with another field',
+        [start, { ...text(''), delta: { type: 'text_delta', note: SECRET } }, stop],
+      ],
+      [
+        'a tool input that is a bare string',
+        [
+          { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'n', input: {} } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"top sec' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: 'ret plan"' } },
+          stop,
+        ],
+      ],
+      [
+        'a text block whose text is a list',
+        [{ type: 'content_block_start', index: 0, content_block: { type: 'text', text: [SECRET] } }, stop],
+      ],
+      [
+        'an image URL',
+        [
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'image', source: { type: 'url', url: `https://x/${SECRET}` } },
+          },
+          stop,
+        ],
+      ],
+    ])('scans %s', (_, input) => {
+      const flagging = () =>
+        new AnswerStreamGuard(
+          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
+          32,
+          () => false,
+        );
+      for (const read of [asProxyReads, parsedWhole]) expect(run(flagging(), input, read).stop).toBe('blocked');
+    });
+
+    it('scans the fields of an event or delta type it does not know when the project passes them', () => {
+      const pass = () =>
+        new AnswerStreamGuard(
+          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
+          32,
+          () => false,
+        );
+      expect(run(pass(), [{ type: 'hologram', x: SECRET }]).stop).toBe('blocked');
+      expect(
+        run(pass(), [start, { type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: SECRET } }])
+          .stop,
+      ).toBe('blocked');
+      expect(run(pass(), [{ type: 'hologram', x: 'fine' }]).stop).toBeUndefined();
+    });
+
+    it('keeps the input a tool call started with when no input was streamed', () => {
+      const input: StreamEvent[] = [
+        {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 't', name: 'n', input: { q: 'kept' } },
+        },
+        stop,
+      ];
+      const out = run(guardFor('block'), input).out;
+      expect(out.map((e) => e.type)).toEqual(['content_block_start', 'content_block_stop']);
+    });
+
     it("scans a tool input's keys and numbers, and masks them in place", () => {
       const redact = new DirectionGuard(
         [entry('redact', ['4111111111111111'])],

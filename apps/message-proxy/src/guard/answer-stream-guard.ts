@@ -2,7 +2,7 @@ import type { Span } from '@bastion/guardrails';
 import {
   ALONE_EDGE,
   applyWrites,
-  type ContentWalk,
+  isCount,
   isObject,
   mergeWalks,
   type TextLeaf,
@@ -42,7 +42,6 @@ interface Pending {
   seal?: () => void;
 }
 
-const NO_WALK: ContentWalk = { leaves: [], unreadable: [] };
 /** The fields of events and deltas their type reads itself (the rest are walked as API fields). */
 const MESSAGE_FIELD = new Set(['message']);
 const BLOCK_FIELD = new Set(['content_block']);
@@ -155,54 +154,66 @@ export class AnswerStreamGuard {
   }
 
   private take(event: StreamEvent): { reason: 'unreadable' | 'malformed'; detail: string } | undefined {
-    const index = typeof event.index === 'number' ? event.index : -1;
+    const malformed = (detail: string) => ({ reason: 'malformed' as const, detail });
+    const blockEvent = event.type.startsWith('content_block_');
+    // A block's events carry its index, a count: anything else is not the API's stream.
+    if (blockEvent && !(isCount(event.index) && event.index >= 0))
+      return malformed(`a ${event.type} event whose index is not a block index`);
+    const index = blockEvent ? (event.index as number) : -1;
     // Every field of an event but the one its type reads below is scanned too (walkFields): what
-    // the API does not define, identifiers, the model's name, stop sequences, counts.
+    // the API does not define, identifiers, the model's name, stop sequences, long numbers.
     const where = index >= 0 ? (this.blockWhere[index] ??= `content[${index}]`) : event.type;
     switch (event.type) {
       case 'message_start':
+        if (!isObject(event.message)) return malformed('a message_start whose message is not an object');
         return this.enqueue(
           event,
-          mergeWalks(
-            isObject(event.message) ? walkResponse(event.message) : NO_WALK,
-            walkFields(event, event.type, MESSAGE_FIELD),
-          ),
+          mergeWalks(walkResponse(event.message), walkFields(event, event.type, MESSAGE_FIELD)),
         );
       case 'content_block_start': {
-        const block = isObject(event.content_block) ? event.content_block : {};
+        const block = event.content_block;
+        if (!isObject(block)) return malformed(`a content_block_start of block ${index} without a block`);
         if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type)))
           this.toolInputs.set(index, '');
         return this.enqueue(event, mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)));
       }
       case 'content_block_delta': {
-        const delta = isObject(event.delta) ? event.delta : {};
+        const delta = event.delta;
+        if (!isObject(delta)) return malformed(`a content_block_delta of block ${index} without a delta`);
         const around = walkFields(event, where, DELTA_FIELD);
         const field = splittableField(delta.type);
         if (field) {
-          const text = typeof delta[field] === 'string' ? (delta[field] as string) : '';
-          if (isPlainDelta(event)) return this.enqueueDelta(event, field, text, index);
-          // A delta with more than its text: its text joins the answer's, the rest is scanned alone.
-          const own: TextLeaf[] = text ? [{ owner: delta, key: field, text, where }] : [];
-          return this.enqueue(
-            event,
-            mergeWalks({ leaves: own, unreadable: [] }, walkFields(delta, where, FIELDS_OF[field]), around),
-          );
+          const text = delta[field];
+          if (typeof text === 'string' && isPlainDelta(event)) return this.enqueueDelta(event, field, text, index);
+          // A delta with more than its text: its text joins the answer's, the rest is scanned alone
+          // (a text that is not a string with it).
+          const own: TextLeaf[] = typeof text === 'string' && text ? [{ owner: delta, key: field, text, where }] : [];
+          const rest = walkFields(delta, where, typeof text === 'string' ? FIELDS_OF[field] : undefined);
+          return this.enqueue(event, mergeWalks({ leaves: own, unreadable: [] }, rest, around));
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
-          if (partial === undefined)
-            return { reason: 'malformed', detail: `tool input for block ${index}, which is not a tool call` };
-          if (around.leaves.length || Object.keys(delta).some((k) => !TOOL_DELTA_KEYS.has(k)))
-            return { reason: 'malformed', detail: `a tool input delta of block ${index} carries more than its JSON` };
-          this.toolInputs.set(index, partial + String(delta.partial_json ?? ''));
+          if (partial === undefined) return malformed(`tool input for block ${index}, which is not a tool call`);
+          if (
+            around.leaves.length ||
+            typeof delta.partial_json !== 'string' ||
+            Object.keys(delta).some((k) => !TOOL_DELTA_KEYS.has(k))
+          )
+            return malformed(`a tool input delta of block ${index} that is not one string of JSON`);
+          this.toolInputs.set(index, partial + delta.partial_json);
           return undefined;
         }
         if (delta.type === 'signature_delta' || delta.type === 'citations_delta')
           return this.enqueue(event, mergeWalks(walkFields(delta, where), around));
-        return this.enqueue(event, {
-          leaves: [],
-          unreadable: [{ where, type: `delta/${String(delta.type)}`, kind: 'unknown' }],
-        });
+        // A delta type it does not know: refused, or passed flagged with its fields scanned.
+        return this.enqueue(
+          event,
+          mergeWalks(
+            { leaves: [], unreadable: [{ where, type: `delta/${String(delta.type)}`, kind: 'unknown' }] },
+            walkFields(delta, where),
+            around,
+          ),
+        );
       }
       case 'content_block_stop': {
         const partial = this.toolInputs.get(index);
@@ -219,28 +230,38 @@ export class AnswerStreamGuard {
       case 'error':
         return this.enqueue(event, walkFields(event, where));
       default:
-        return this.enqueue(event, {
-          leaves: [],
-          unreadable: [{ where: 'stream', type: `event/${event.type}`, kind: 'unknown' }],
-        });
+        // An event type it does not know: refused, or passed flagged with its fields scanned.
+        return this.enqueue(
+          event,
+          mergeWalks(
+            { leaves: [], unreadable: [{ where: 'stream', type: `event/${event.type}`, kind: 'unknown' }] },
+            walkFields(event, where),
+          ),
+        );
     }
   }
 
+  /**
+   * A tool call's input, streamed as fragments of JSON and gathered until its block ended: parsed,
+   * scanned whatever its shape (an object, or a bare string or number), and sent on as one
+   * fragment. Nothing streamed (the input the block started with stands): nothing is sent.
+   */
   private enqueueToolInput(
     index: number,
     json: string,
   ): { reason: 'unreadable' | 'malformed'; detail: string } | undefined {
-    let input: unknown;
+    if (json.trim() === '') return undefined;
+    const holder: Record<string, unknown> = {};
     try {
-      input = json.trim() === '' ? {} : JSON.parse(json);
+      holder.input = JSON.parse(json);
     } catch {
       return { reason: 'malformed', detail: `the tool input of block ${index} is not JSON` };
     }
     const delta: Record<string, unknown> = { type: 'input_json_delta', partial_json: '' };
     const event: StreamEvent = { type: 'content_block_delta', index, delta };
-    const problem = this.enqueue(event, walkValue(input, `content[${index}].input`));
+    const problem = this.enqueue(event, walkValue(holder, 'input', `content[${index}].input`));
     const item = this.queue.at(-1);
-    if (item) item.seal = () => void (delta.partial_json = JSON.stringify(input));
+    if (item) item.seal = () => void (delta.partial_json = JSON.stringify(holder.input));
     return problem;
   }
 
@@ -431,15 +452,21 @@ export class AnswerStreamGuard {
   }
 }
 
-/** An event `{type, index, delta: {type, <text field>}}` and nothing else, so joining two loses nothing. */
+/**
+ * An event `{type, index, delta: {type, <text field>}}` and nothing else: its keys by name, its
+ * index a block index, its text a string. Joining two loses nothing, and nothing beside the text
+ * needs scanning.
+ */
 function isPlainDelta(event: StreamEvent | ContentDelta): boolean {
   if (event instanceof ContentDelta) return true;
+  const delta = event.delta;
+  if (!isObject(delta) || !(isCount(event.index) && event.index >= 0)) return false;
+  const field = splittableField(delta.type);
+  if (!field || typeof delta[field] !== 'string') return false;
   let keys = 0;
-  for (const _ in event) keys++;
-  if (keys !== 3) return false;
-  keys = 0;
-  for (const _ in event.delta as Record<string, unknown>) keys++;
-  return keys === 2;
+  for (const k in event) if (k === 'type' || k === 'index' || k === 'delta') keys++;
+  if (keys !== 3 || Object.keys(event).length !== 3) return false;
+  return Object.keys(delta).length === 2;
 }
 
 function eventOf(event: StreamEvent | ContentDelta): StreamEvent {
