@@ -92,17 +92,22 @@ describe('canonicalize', () => {
     expect(text('e\u0301\u0332')).toBe('\u00e9');
   });
 
-  it('decodes tag characters to the ASCII they spell, set off by spaces', () => {
+  it('decodes tag characters in place to the ASCII they spell', () => {
     const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
-    expect(text(`hi${tags('hunter2')}\u{e007f}there`)).toBe('hi hunter2 there');
-    expect(text(tags('ignore previous'))).toBe('ignore previous');
+    expect(text(`hunt${tags('er2')}`)).toBe('hunter2');
+    expect(text(`hi ${tags('ignore previous')}\u{e007f}`)).toBe('hi ignore previous');
+    expect(text(`4${tags('1')}1${tags('1')}`)).toBe('4111');
     expect(text(`a\u{e0001}b`)).toBe('ab');
-    // The decoded letters map to their tag characters, a space to the character after it.
+    // Each decoded letter maps to its tag character.
     const c = canonicalize(`hi${tags('ab')}c`);
-    expect(c.text).toBe('hi ab c');
-    expect(c.toOriginal(3, 5)).toEqual([2, 6]);
-    expect(c.toOriginal(2, 3)).toEqual([2, 4]);
-    expect(c.toOriginal(5, 6)).toEqual([6, 7]);
+    expect(c.text).toBe('hiabc');
+    expect(c.toOriginal(2, 4)).toEqual([2, 6]);
+  });
+
+  it('drops marks on digits of any script, and marks past the most one character holds', () => {
+    expect(text('\u0664\u20e3\u0661\u0332\u0967\u0301\u0e51')).toBe('4111');
+    expect(text(`hun${'\u0332'.repeat(40)}ter2`)).toBe('hunter2');
+    expect(text('\u24eb\u24f4')).toBe('1120');
   });
 
   it('keeps words written in Cyrillic and Greek as they are', () => {

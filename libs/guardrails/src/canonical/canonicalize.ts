@@ -16,17 +16,19 @@
  *    spaces and joiners, soft hyphens, bidi controls, variation selectors, BOM), then it is put in
  *    NFKC (fullwidth forms, ligatures, mathematical letters, no-break and other compatibility
  *    spaces and hyphens become their plain forms; a base and its marks compose). Marks that still
- *    stand after a Latin, Greek, Cyrillic, Armenian or script-neutral base (a keycap U+20E3 on a
- *    digit, an underline U+0332 under a letter) are decoration a reader looks through: dropped.
+ *    stand after a digit of any script or a Latin, Greek, Cyrillic, Armenian or script-neutral base
+ *    (a keycap U+20E3 on a digit, an underline U+0332 under a letter) are decoration a reader looks
+ *    through: dropped, as are the marks of a segment that is nothing but marks (more than
+ *    MAX_ATTACHED after one base).
  * 3. Each code point of the result is folded: any remaining space separator becomes " ", line and
  *    paragraph separators "\n", dashes and minus signs "-", decimal digits of any script their
  *    ASCII digit, circled and other digit forms NFKC leaves alone (DIGIT_FORMS) their digits, and
  *    the Cyrillic, Greek and Armenian letters that look like Latin ones (CONFUSABLES) become those
  *    Latin letters (lower case to lower case, upper to upper).
  * 4. Tag characters (U+E0020-U+E007E), invisible to a reader but spelling ASCII to a model that
- *    reads them, are decoded to that ASCII, each its own segment; a run of them is set off from the
- *    text around it by a space (mapped to the original character after it), so a hidden word is
- *    read as a word. The other tag characters (U+E0000-U+E001F, U+E007F) are removed.
+ *    reads them, are decoded to that ASCII in place, each its own segment: the model reads them
+ *    joined to the text around them, and so do scanners. The other tag characters (U+E0000-U+E001F,
+ *    U+E007F) are removed.
  *
  * Every canonical UTF-16 unit remembers the original segment it came from; `toOriginal` widens a
  * canonical span to whole original segments, so masking it never leaves half of a character (or
@@ -121,8 +123,8 @@ export const CONFUSABLES: Readonly<Record<string, string>> = {
 
 /**
  * Digits NFKC leaves as they are though a reader reads them as digits: the double circled,
- * dingbat and negative circled forms (U+24F5-U+24FF, U+2776-U+2793, U+1F10B-U+1F10C) and
- * the Ethiopic digits one to nine (U+1369-U+1371). Their ten is "10".
+ * dingbat and negative circled forms (U+24EB-U+24FF, U+2776-U+2793, U+1F10B-U+1F10C) and
+ * the Ethiopic digits one to nine (U+1369-U+1371). Their numbers past nine are their digits ("10").
  */
 export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
   const forms = new Map<number, string>();
@@ -134,6 +136,7 @@ export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
   run(0x2780, 1, 10);
   run(0x278a, 1, 10);
   run(0x1369, 1, 9);
+  run(0x24eb, 11, 20);
   forms.set(0x24ff, '0');
   forms.set(0x1f10b, '0');
   forms.set(0x1f10c, '0');
@@ -152,7 +155,8 @@ const DASH = /^\p{Pd}$/u;
 const DIGIT = /^\p{Nd}$/u;
 const MARKS = /\p{M}/gu;
 /** Bases whose leftover marks are decoration (step 2). */
-const PLAIN_SCRIPT_BASE = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
+const PLAIN_SCRIPT_BASE =
+  /^[\p{Nd}\p{Script=Latin}\p{Script=Common}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
 const TAG_FIRST = 0xe0000;
 const TAG_LAST = 0xe007f;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
@@ -354,7 +358,8 @@ function canonicalSegment(segment: string): string {
   const first = segment.codePointAt(0) as number;
   if (isTag(first)) return tagText(first);
   let normal = segment.replace(IGNORABLES, '').normalize('NFKC');
-  if (normal.length > 1 && PLAIN_SCRIPT_BASE.test(normal)) {
+  if (MARK.test(String.fromCodePoint(normal.codePointAt(0) ?? 0x20))) normal = normal.replace(MARKS, '');
+  else if (normal.length > 1 && PLAIN_SCRIPT_BASE.test(normal)) {
     const base = String.fromCodePoint(normal.codePointAt(0) as number);
     normal = base + normal.slice(base.length).replace(MARKS, '');
   }
@@ -384,8 +389,6 @@ export class CanonicalBuilder {
   private identity: boolean[] = [];
   /** Original length consumed so far. */
   consumed = 0;
-  /** The last unit appended came from a tag character. */
-  private inTags = false;
 
   /** Canonical length so far. */
   get canonicalLength(): number {
@@ -402,10 +405,9 @@ export class CanonicalBuilder {
       // ASCII is its own canonical form, one segment per character; only the last may gain marks.
       const stop = final ? text.length : Math.max(0, text.length - 1);
       const added = text.slice(0, stop);
-      const tagEdge = this.inTags && stop > 0;
       if (stop > 0) this.pushIdentity(added, base);
       this.consumed = base + stop;
-      return { added: tagEdge ? this.parts.slice(-2).join('') : added, stop };
+      return { added, stop };
     }
     const firstPart = this.parts.length;
     const stop = final ? text.length : segmentsEnd(text);
@@ -430,8 +432,7 @@ export class CanonicalBuilder {
         attached++;
         e += next > 0xffff ? 2 : 1;
       }
-      const tag = isTag(text.codePointAt(segStart) as number);
-      this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e, tag);
+      this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e);
       runStart = i = e;
     }
     if (stop > runStart) this.pushIdentity(text.slice(runStart, stop), base + runStart);
@@ -440,7 +441,6 @@ export class CanonicalBuilder {
   }
 
   private pushIdentity(text: string, origStart: number): void {
-    if (this.inTags) this.pushTagEdge(origStart, origStart + 1, false);
     const last = this.cStart.length - 1;
     if (last >= 0 && this.identity[last] && this.oEnd[last] === origStart) {
       this.oEnd[last] += text.length;
@@ -451,20 +451,7 @@ export class CanonicalBuilder {
     this.length += text.length;
   }
 
-  /**
-   * The space that sets a run of decoded tag characters off from the text around it (step 4): it
-   * maps to the original character after it, `[origStart, origEnd)`.
-   */
-  private pushTagEdge(origStart: number, origEnd: number, entering: boolean): void {
-    this.inTags = entering;
-    if (this.length === 0) return;
-    this.addPiece(this.length, origStart, origEnd, false);
-    this.parts.push(' ');
-    this.length++;
-  }
-
-  private pushSegment(canonical: string, origStart: number, origEnd: number, tag = false): void {
-    if (canonical !== '' && tag !== this.inTags) this.pushTagEdge(origStart, origEnd, tag);
+  private pushSegment(canonical: string, origStart: number, origEnd: number): void {
     if (canonical === '') {
       // Nothing to show (a zero-width character alone): the previous unit's segment takes it, so
       // a span that ends there masks it too.
