@@ -55,6 +55,44 @@ describe('walkRequest', () => {
     expect(JSON.stringify(body.messages[0].content[0].input)).toBe('{"__proto__":"*******"}');
   });
 
+  it('keeps the texts of a match split across blocks together, whatever stands between them', () => {
+    const body = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'my password is hun', cache_control: { type: 'ephemeral', ttl: '5m' } },
+            { type: 'text', text: 'ter2' },
+          ],
+        },
+      ],
+    };
+    const walk = walkRequest(body);
+    expect(joinLeaves(walk.leaves)).toContain('my password is hunter2');
+    expect(found(walk)).toContain('messages[0].content[0].cache_control.ttl=5m');
+  });
+
+  it('renames keys masked alike apart, keeping every value', () => {
+    const input: Record<string, unknown> = { '4111111111111111': 1, '5555555555554444': 2, x: 3 };
+    const body = { messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input }] }] };
+    const walk = walkRequest(body);
+    writeLeaves(
+      walk.leaves,
+      joinLeaves(walk.leaves).replace(/\d{16}/g, (m) => '*'.repeat(m.length)),
+    );
+    const stars = '*'.repeat(16);
+    expect(input).toEqual({ [stars]: 1, [`${stars}~2`]: 2, x: 3 });
+  });
+
+  it("keeps a leaf's place short however long the keys above it", () => {
+    let input: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 0; i < 50; i++) input = { ['k'.repeat(8000) + i]: input };
+    const body = { messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input }] }] };
+    const walk = walkRequest(body);
+    expect(walk.leaves.length).toBeGreaterThan(50);
+    expect(Math.max(...walk.leaves.map((l) => l.where.length))).toBeLessThan(400);
+  });
+
   it('scans numbers alone: neighbouring numbers do not run together into one', () => {
     const body = {
       messages: [

@@ -162,7 +162,19 @@ export function walkRequest(body: Record<string, unknown>, options: RequestWalkO
     if (isObject(body.tool_choice)) freeValue(walk, body.tool_choice, 'tool_choice', 1);
   }
   for (const k of ['output_format', 'output_config']) if (isObject(body[k])) freeValue(walk, body[k], k, 1);
-  return walk;
+  return textsFirst(walk);
+}
+
+/**
+ * The walk's texts first, in order, then what is scanned alone: an identifier or a cache setting
+ * between two texts must not stand between the halves of a match split across them.
+ */
+function textsFirst(walk: ContentWalk): ContentWalk {
+  if (!walk.leaves.some((l) => l.alone)) return walk;
+  return {
+    leaves: [...walk.leaves.filter((l) => !l.alone), ...walk.leaves.filter((l) => l.alone)],
+    unreadable: walk.unreadable,
+  };
 }
 
 /**
@@ -177,7 +189,7 @@ export function walkResponse(body: Record<string, unknown>): ContentWalk {
   else if (body.content !== undefined)
     walk.unreadable.push({ where: 'content', type: 'content/not-a-list', kind: 'unknown' });
   apiFields(walk, body, '', 0, CONTENT_ONLY);
-  return walk;
+  return textsFirst(walk);
 }
 
 /** The leaves of one content block (as it starts in a stream, or whole in an answer). */
@@ -238,19 +250,24 @@ export function writeLeaves(leaves: readonly TextLeaf[], joined: string): void {
 }
 
 /**
- * Writes new texts into their leaves: values first, then keys (renamed, last first), so that a
- * value is written under its key's old name before the key changes.
+ * Writes new texts into their leaves: values first, then keys, so that a value is written under
+ * its key's old name before the key changes. The keys of one object are renamed together (the
+ * object rebuilt once, its order kept).
  */
 export function applyWrites(writes: readonly [TextLeaf, string][]): void {
+  const renames = new Map<Record<string, unknown>, Map<string, string>>();
   for (const [l, next] of writes) {
-    if (l.alone === 'key') continue;
+    if (l.alone === 'key') {
+      const owner = l.owner as Record<string, unknown>;
+      let names = renames.get(owner);
+      if (!names) renames.set(owner, (names = new Map()));
+      names.set(String(l.key), next);
+      continue;
+    }
     setOwn(l.owner, l.key, next);
     l.text = next;
   }
-  for (let i = writes.length - 1; i >= 0; i--) {
-    const [l, next] = writes[i];
-    if (l.alone === 'key') renameKey(l.owner as Record<string, unknown>, String(l.key), next);
-  }
+  for (const [owner, names] of renames) renameKeys(owner, names);
 }
 
 /** The leaves and unreadable content of several walks, in order. */
@@ -272,14 +289,22 @@ export function textsInJoin(leaves: readonly TextLeaf[]): { leaf: TextLeaf; at: 
   return out;
 }
 
-/** Renames a key in place, keeping the order of keys; a name already taken gets stars until it is free. */
-function renameKey(owner: Record<string, unknown>, from: string, to: string): void {
-  if (!Object.hasOwn(owner, from)) return;
-  let name = to;
-  while (name !== from && Object.hasOwn(owner, name)) name += '*';
+/**
+ * Renames keys of an object in place, keeping their order. A new name already taken (two keys
+ * masked alike) gets `~2`, `~3`, ... until it is free, so no value is lost.
+ */
+function renameKeys(owner: Record<string, unknown>, names: ReadonlyMap<string, string>): void {
   const entries = Object.entries(owner);
+  const taken = new Set(entries.map(([k]) => k).filter((k) => !names.has(k)));
   for (const [k] of entries) delete owner[k];
-  for (const [k, v] of entries) setOwn(owner, k === from ? name : k, v);
+  for (const [k, v] of entries) {
+    let name = names.get(k) ?? k;
+    if (names.has(k)) {
+      for (let n = 2; taken.has(name); n++) name = `${names.get(k)}~${n}`;
+      taken.add(name);
+    }
+    setOwn(owner, name, v);
+  }
 }
 
 /**
@@ -432,7 +457,7 @@ function apiFields(
 ): void {
   for (const k of Object.keys(obj)) {
     if (except?.has(k)) continue;
-    const where = at ? `${at}.${k}` : k;
+    const where = at ? step(at, k) : step('', k).slice(1);
     if (!API_KEYS.has(k)) walk.leaves.push({ owner: obj, key: k, text: k, where: `${where} (key)`, alone: 'key' });
     const v = obj[k];
     if (typeof v === 'string') {
@@ -462,8 +487,8 @@ function anyValue(
     if (api)
       v.forEach((_, i) =>
         isObject(v[i]) && isBlock(v[i])
-          ? oneBlock(walk, v[i], `${where}[${i}]`, depth + 1)
-          : anyValue(walk, v, i, `${where}[${i}]`, depth + 1, true),
+          ? oneBlock(walk, v[i], step(where, i), depth + 1)
+          : anyValue(walk, v, i, step(where, i), depth + 1, true),
       );
     else freeValue(walk, v, where, depth);
   } else if (isObject(v)) {
@@ -487,13 +512,24 @@ function freeValue(walk: ContentWalk, value: Container, at: string, depth: numbe
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((_, i) => anyValue(walk, value, i, `${at}[${i}]`, depth + 1, false));
+    value.forEach((_, i) => anyValue(walk, value, i, step(at, i), depth + 1, false));
     return;
   }
   for (const k of Object.keys(value)) {
-    walk.leaves.push({ owner: value, key: k, text: k, where: `${at}.${k} (key)`, alone: 'key' });
-    anyValue(walk, value, k, `${at}.${k}`, depth + 1, false);
+    const where = step(at, k);
+    walk.leaves.push({ owner: value, key: k, text: k, where: `${where} (key)`, alone: 'key' });
+    anyValue(walk, value, k, where, depth + 1, false);
   }
+}
+
+/** Past this length a leaf's `where` stops growing: it is for people, and a hostile body's keys are long. */
+const WHERE_MAX = 256;
+
+/** `at` and one step more (`.key`, a long key cut short, or `[i]`), unless `at` is long enough already. */
+function step(at: string, key: string | number): string {
+  if (at.length > WHERE_MAX) return at.endsWith('...') ? at : `${at}...`;
+  if (typeof key === 'number') return `${at}[${key}]`;
+  return `${at}.${key.length > 32 ? `${key.slice(0, 32)}...` : key}`;
 }
 
 function numberLeaf(walk: ContentWalk, owner: Container, key: string | number, where: string): void {

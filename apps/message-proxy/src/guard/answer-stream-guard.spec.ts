@@ -414,6 +414,21 @@ describe('AnswerStreamGuard', () => {
       expect(run(pass(), [{ type: 'hologram', x: 'fine' }]).stop).toBeUndefined();
     });
 
+    it('sees a match split across blocks whole though a field scanned alone stands between them', () => {
+      const input: StreamEvent[] = [
+        start,
+        text('the top sec'),
+        stop,
+        { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '', note: 'x' } },
+        { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'ret plan' } },
+        { type: 'content_block_stop', index: 1 },
+      ];
+      for (const read of [asProxyReads, parsedWhole]) {
+        expect(run(guardFor('block'), input, read).stop).toBe('blocked');
+        expect(readable(run(guardFor('redact'), input, read).out)).toBe(`the ${'*'.repeat(SECRET.length)}`);
+      }
+    });
+
     it('keeps the input a tool call started with when no input was streamed', () => {
       const input: StreamEvent[] = [
         {

@@ -1,7 +1,7 @@
-import type { Span } from '@bastion/guardrails';
+import { maskSpans, type Span } from '@bastion/guardrails';
 import {
-  ALONE_EDGE,
   applyWrites,
+  joinLeaves,
   isCount,
   isObject,
   mergeWalks,
@@ -11,6 +11,7 @@ import {
   walkFields,
   walkResponse,
   walkValue,
+  writeLeaves,
 } from '../anthropic/content';
 import { ContentDelta, type StreamEvent } from '../anthropic/stream-event';
 import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
@@ -323,22 +324,39 @@ export class AnswerStreamGuard {
         return { reason: 'unreadable', detail: refused.map((u) => `${u.type} at ${u.where}`).join(', ') };
     }
     const leaves: PlacedLeaf[] = [];
+    const alone: TextLeaf[] = [];
     for (const leaf of walk?.leaves ?? []) {
-      // A leaf scanned alone stands between edges in the scanned text, as in a whole answer's join.
-      if (leaf.alone) this.skipEdge();
+      if (leaf.alone) {
+        alone.push(leaf);
+        continue;
+      }
       leaves.push({ ...leaf, start: this.length });
       this.length += leaf.text.length;
       this.toScan(leaf.text);
-      if (leaf.alone) this.skipEdge();
     }
+    if (alone.length) this.scanAlone(alone);
     this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
     return undefined;
   }
 
-  /** Scanned, never delivered: what keeps a leaf scanned alone from joining its neighbours. */
-  private skipEdge(): void {
-    this.length += ALONE_EDGE.length;
-    this.toScan(ALONE_EDGE);
+  /**
+   * Identifiers, keys and numbers are whole when their event arrives: scanned at once, on their
+   * own (not in the answer's text, where they would stand between the halves of a match split
+   * across blocks), and masked before the event can leave; a block stops the answer.
+   */
+  private scanAlone(alone: TextLeaf[]): void {
+    if (!this.scan) return;
+    const joined = joinLeaves(alone);
+    const verdict = this.guard.scan(joined, this.length);
+    if (verdict.blocked) this.blocked = true;
+    else if (verdict.redactions.length)
+      writeLeaves(
+        alone,
+        maskSpans(
+          joined,
+          verdict.redactions.map(([s, e]) => [s - this.length, e - this.length]),
+        ),
+      );
   }
 
   private toScan(text: string): void {

@@ -365,10 +365,14 @@ export class GuardedExchange {
     if (provider && body.model === undefined) body.model = provider.inputs.model;
     if (provider && body.max_tokens === undefined) body.max_tokens = Number(provider.inputs.maxTokens) || 1024;
     const walk = walkRequest(body, { scanToolDescriptions: settings.scanToolDescriptions });
-    const refusedTypes = walk.unreadable.filter((u) => refuses(u, settings));
-    if (refusedTypes.length) {
+    const refusedAll = walk.unreadable.filter((u) => refuses(u, settings));
+    if (refusedAll.length) {
+      // The first few are named (a hostile body may hold thousands).
+      const refusedTypes = refusedAll.slice(0, 10);
+      const more =
+        refusedAll.length > refusedTypes.length ? ` and ${refusedAll.length - refusedTypes.length} more` : '';
       throw DomainError.invalid(
-        `the request holds content the guardrails cannot read: ${refusedTypes.map((u) => `${u.type} at ${u.where}`).join(', ')}`,
+        `the request holds content the guardrails cannot read: ${refusedTypes.map((u) => `${u.type} at ${u.where}`).join(', ')}${more}`,
         [
           ...refusedTypes.map((u) => ({
             loc: ['body', ...u.where.split(/[.[\]]+/).filter(Boolean)],
@@ -573,7 +577,8 @@ export function blockMessage(direction: 'request' | 'response', messages: string
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
-  if (settings.unreadableContent === 'refuse') return true;
+  // Nesting past what the walk reads is a body no setting passes: it could not even be re-serialised safely.
+  if (u.type === 'nesting' || settings.unreadableContent === 'refuse') return true;
   if (settings.unreadableContent === 'flag') return false;
   return u.kind === 'unknown';
 }
