@@ -297,10 +297,15 @@ function renameKeys(owner: Record<string, unknown>, names: ReadonlyMap<string, s
   const entries = Object.entries(owner);
   const taken = new Set(entries.map(([k]) => k).filter((k) => !names.has(k)));
   for (const [k] of entries) delete owner[k];
+  // Per new name, the last suffix tried: a thousand keys masked alike cost a thousand tries, not a million.
+  const suffix = new Map<string, number>();
   for (const [k, v] of entries) {
-    let name = names.get(k) ?? k;
-    if (names.has(k)) {
-      for (let n = 2; taken.has(name); n++) name = `${names.get(k)}~${n}`;
+    const base = names.get(k);
+    let name = base ?? k;
+    if (base !== undefined) {
+      let n = suffix.get(base) ?? 1;
+      while (taken.has(name)) name = `${base}~${++n}`;
+      suffix.set(base, n);
       taken.add(name);
     }
     setOwn(owner, name, v);
