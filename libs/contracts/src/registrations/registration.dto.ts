@@ -13,8 +13,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
+import { declareFastCheck, hasProtoKeys, instanceWith, isPlainRecord, isShortString } from '../messaging/fast-check';
 import { DNS_LABEL, DNS_LABEL_MESSAGE } from '../validation/dns-label';
-import { IsStorableJson, IsStorableText } from '../validation/storable-text';
+import { isStorableJson, isStorableString, IsStorableJson, IsStorableText } from '../validation/storable-text';
 
 /** What a site says about itself when it registers (sites send more fields; those are stored as sent). */
 export class Passport {
@@ -120,6 +121,63 @@ export class RegisterSiteCommand {
   @IsString()
   sourceAddress!: string;
 }
+
+/**
+ * A latitude and a longitude as class-validator's IsLatitude and IsLongitude take a number: its
+ * decimal form must match (an exponent form such as 1e-7 does not).
+ */
+const LATITUDE = /^[+-]?(90(\.0+)?|[1-8]?\d(\.\d+)?)$/;
+const LONGITUDE = /^[+-]?(180(\.0+)?|1[0-7]\d(\.\d+)?|\d{1,2}(\.\d+)?)$/;
+
+/** A plain record whose keys at every depth are not the ones the validation pipe strips (see hasProtoKeys). */
+function plainAllTheWay(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (depth > 32) return false;
+  if (Array.isArray(v)) return v.every((e) => plainAllTheWay(e, depth + 1));
+  return !hasProtoKeys(v as Record<string, unknown>) && Object.values(v).every((e) => plainAllTheWay(e, depth + 1));
+}
+
+/** RegisterBootstrapRequest's rules by hand (see fast-check.ts): every site registration carries one. */
+function fastRegisterBootstrap(raw: unknown): RegisterBootstrapRequest | undefined {
+  if (!isPlainRecord(raw)) return undefined;
+  const { metadata, spec } = raw;
+  if (!isPlainRecord(metadata) || !isPlainRecord(spec)) return undefined;
+  const { name } = metadata;
+  const { token, passport } = spec;
+  if (typeof name !== 'string' || !DNS_LABEL.test(name) || !isShortString(token, 8192) || !isPlainRecord(passport))
+    return undefined;
+  const { cluster_name, cluster_size, latitude, longitude } = passport;
+  if (!isShortString(cluster_name, 256) || !isStorableString(cluster_name)) return undefined;
+  const checked = instanceWith(Passport, { cluster_name });
+  if (cluster_size !== undefined) {
+    if (!(typeof cluster_size === 'number' && Number.isInteger(cluster_size) && cluster_size >= 1)) return undefined;
+    checked.cluster_size = cluster_size;
+  }
+  if (latitude !== undefined) {
+    if (!(typeof latitude === 'number' && LATITUDE.test(String(latitude)))) return undefined;
+    checked.latitude = latitude;
+  }
+  if (longitude !== undefined) {
+    if (!(typeof longitude === 'number' && LONGITUDE.test(String(longitude)))) return undefined;
+    checked.longitude = longitude;
+  }
+  return instanceWith(RegisterBootstrapRequest, {
+    metadata: instanceWith(RegistrationMetaInput, { name }),
+    spec: instanceWith(RegisterBootstrapSpec, { token, passport: checked }),
+  });
+}
+
+declareFastCheck(RegisterBootstrapRequest, fastRegisterBootstrap);
+
+declareFastCheck(RegisterSiteCommand, (raw) => {
+  if (!isPlainRecord(raw)) return undefined;
+  const body = fastRegisterBootstrap(raw.body);
+  const { passport, sourceAddress } = raw;
+  if (!body || typeof sourceAddress !== 'string' || !isPlainRecord(passport)) return undefined;
+  // The passport is kept whole, as the site sent it: storable, and plain at every depth.
+  if (!isStorableJson(passport) || !plainAllTheWay(passport)) return undefined;
+  return instanceWith(RegisterSiteCommand, { body, passport, sourceAddress });
+});
 
 class TenantCommand {
   @ValidateNested()

@@ -1,4 +1,10 @@
-import { fastCheckFor, MessagesCommand, PrincipalDto } from '@bastion/contracts';
+import {
+  fastCheckFor,
+  MessagesCommand,
+  PrincipalDto,
+  RegisterBootstrapRequest,
+  RegisterSiteCommand,
+} from '@bastion/contracts';
 import type { ArgumentMetadata } from '@nestjs/common';
 import { ValidationPipe } from '@nestjs/common';
 import { payloadValidationPipe } from './validation';
@@ -46,6 +52,12 @@ const ODD_VALUES: unknown[] = [
   { a: 1 },
   'proxy.cancel.*',
   'proxy.cancel.abc',
+  -1,
+  91,
+  1e-7,
+  '48.85',
+  'node-1',
+  { cluster_name: 'x' },
   'member',
   'jwt',
 ];
@@ -53,11 +65,16 @@ const ODD_VALUES: unknown[] = [
 /** A copy of `value` with one field somewhere replaced, removed or added. */
 function mutate(value: Record<string, unknown>, rnd: () => number): Record<string, unknown> {
   const copy = structuredClone(value);
-  const holders: Record<string, unknown>[] = [copy];
-  for (const v of Object.values(copy)) {
-    if (v && typeof v === 'object' && !Array.isArray(v)) holders.push(v as never);
-    if (Array.isArray(v)) for (const e of v) if (e && typeof e === 'object' && !Array.isArray(e)) holders.push(e);
-  }
+  // Every object in the payload, at any depth, may be the one changed.
+  const holders: Record<string, unknown>[] = [];
+  const collect = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') {
+      holders.push(v as Record<string, unknown>);
+      Object.values(v).forEach(collect);
+    }
+  };
+  collect(copy);
   const target = holders[Math.floor(rnd() * holders.length)];
   const keys = [...Object.keys(target), 'extra', '__proto__', 'constructor', 'prototype'];
   const key = keys[Math.floor(rnd() * keys.length)];
@@ -71,9 +88,33 @@ function mutate(value: Record<string, unknown>, rnd: () => number): Record<strin
   return copy;
 }
 
+const registration = {
+  metadata: { name: 'node-1' },
+  spec: { token: 'tok-1', passport: { cluster_name: 'edge-1', cluster_size: 3, latitude: 48.85, longitude: 2.35 } },
+};
+const registerCommand = {
+  body: registration,
+  passport: { cluster_name: 'edge-1', cluster_size: 3, latitude: 48.85, longitude: 2.35, extra: { a: [1, 'b'] } },
+  sourceAddress: '10.0.0.1',
+};
+
 describe.each([
   ['PrincipalDto', PrincipalDto, principal, { ...principal, roles: [] }, 'roles'],
   ['MessagesCommand', MessagesCommand, command, { ...command, principal: { ...principal, roles: [] } }, 'roles'],
+  [
+    'RegisterBootstrapRequest',
+    RegisterBootstrapRequest,
+    registration,
+    { ...registration, metadata: { name: 'Not_A_Label' } },
+    'name',
+  ],
+  [
+    'RegisterSiteCommand',
+    RegisterSiteCommand,
+    registerCommand,
+    { ...registerCommand, passport: { x: 'a\u0000b' } },
+    'passport',
+  ],
 ] as const)('the fast check of %s', (_name, cls, valid, bad, field) => {
   const fast = fastCheckFor(cls)!;
 
