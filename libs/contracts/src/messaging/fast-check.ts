@@ -33,8 +33,12 @@ export const isPlainRecord = (v: unknown): v is Record<string, unknown> =>
 export const isShortString = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 
 /**
- * Whether an object has keys the validation pipe strips from what it copies (`__proto__`,
- * `constructor`, `prototype`): a fast check leaves such a payload to class-validator.
+ * Whether an object has keys the validation pipe drops from what it copies: `prototype`, and every
+ * name an object inherits (`__proto__`, `constructor`, `toString`, `valueOf`, ...), which
+ * class-transformer skips when it copies a plain object. A fast check leaves such a payload to
+ * class-validator.
  */
-export const hasProtoKeys = (v: Record<string, unknown>): boolean =>
-  Object.hasOwn(v, '__proto__') || Object.hasOwn(v, 'constructor') || Object.hasOwn(v, 'prototype');
+export const hasProtoKeys = (v: Record<string, unknown>): boolean => {
+  for (const k of Object.keys(v)) if (k in Object.prototype || k === 'prototype') return true;
+  return false;
+};

@@ -129,7 +129,11 @@ export class RegisterSiteCommand {
 const LATITUDE = /^[+-]?(90(\.0+)?|[1-8]?\d(\.\d+)?)$/;
 const LONGITUDE = /^[+-]?(180(\.0+)?|1[0-7]\d(\.\d+)?|\d{1,2}(\.\d+)?)$/;
 
-/** A plain record whose keys at every depth are not the ones the validation pipe strips (see hasProtoKeys). */
+/**
+ * A plain value whose keys at every depth are none the validation pipe would drop: `prototype`,
+ * and every name an object inherits (`__proto__`, `constructor`, `toString`, `valueOf`, ...), which
+ * class-transformer skips when it copies a plain object.
+ */
 function plainAllTheWay(v: unknown, depth = 0): boolean {
   if (v === null || typeof v !== 'object') return true;
   if (depth > 32) return false;

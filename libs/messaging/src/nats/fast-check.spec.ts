@@ -76,7 +76,7 @@ function mutate(value: Record<string, unknown>, rnd: () => number): Record<strin
   };
   collect(copy);
   const target = holders[Math.floor(rnd() * holders.length)];
-  const keys = [...Object.keys(target), 'extra', '__proto__', 'constructor', 'prototype'];
+  const keys = [...Object.keys(target), 'extra', '__proto__', 'constructor', 'prototype', 'toString', 'valueOf'];
   const key = keys[Math.floor(rnd() * keys.length)];
   const action = rnd();
   if (action < 0.15) delete target[key];
