@@ -58,6 +58,9 @@ const TRICKY = [
   '\u{e0031}',
   '\u{e007f}',
   '\u{e0001}',
+  '\u{e0101}',
+  '\u{11000}',
+  '\u1161',
 ];
 const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
 const anyText = fc.oneof(
@@ -102,6 +105,16 @@ describe('canonicalize', () => {
     const c = canonicalize(`hi${tags('ab')}c`);
     expect(c.text).toBe('hiabc');
     expect(c.toOriginal(2, 4)).toEqual([2, 6]);
+  });
+
+  it('cuts a stream between whole code points after a long run of astral attachers', () => {
+    const text = `the password is hunter${'\u{e0101}'.repeat(31)}2 and more`;
+    const stream = new StreamCanonicalizer();
+    const cut = text.indexOf('2 and');
+    const out = stream.push(text.slice(0, cut)) + stream.push(text.slice(cut)) + stream.finish();
+    expect(out).toBe(canonicalize(text).text);
+    expect(out).toContain('hunter2');
+    expect(unstableTail(`a${'\u{e0101}'.repeat(31)}`) % 2).toBe(0);
   });
 
   it('drops marks on digits of any script, and marks past the most one character holds', () => {

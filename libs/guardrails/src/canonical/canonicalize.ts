@@ -212,16 +212,20 @@ function segmentsEnd(text: string): number {
   // Step back over attached code points to the one that starts the last segment.
   let steps = 0;
   for (let k = i; k > 0;) {
-    const width = k >= 2 && isLow(text.charCodeAt(k - 1)) && isHigh(text.charCodeAt(k - 2)) ? 2 : 1;
-    const start = k - width;
+    const start = k - widthBefore(text, k);
     if (start === 0 || !attaches(text.codePointAt(start) as number)) return start;
     k = start;
     if (++steps > MAX_ATTACHED) break;
   }
-  // A run of more attached code points than a segment holds: segment it from its start.
+  // A run of more attached code points than a segment holds: segment it from its start (by code
+  // points: an astral attacher is two units).
   let runStart = i;
-  while (runStart > 0 && attaches(text.codePointAt(runStart - 1) as number)) runStart--;
-  let segStart = Math.max(0, runStart - 1);
+  while (runStart > 0) {
+    const width = widthBefore(text, runStart);
+    if (!attaches(text.codePointAt(runStart - width) as number)) break;
+    runStart -= width;
+  }
+  let segStart = runStart === 0 ? 0 : runStart - widthBefore(text, runStart);
   let attached = 0;
   // At the very start the first code point begins a segment even though it would attach.
   const from = runStart === 0 ? ((text.codePointAt(0) as number) > 0xffff ? 2 : 1) : runStart;
@@ -235,6 +239,11 @@ function segmentsEnd(text: string): number {
     k += width;
   }
   return segStart;
+}
+
+/** UTF-16 units of the code point that ends at `k` (a surrogate pair is two). */
+function widthBefore(text: string, k: number): number {
+  return k >= 2 && isLow(text.charCodeAt(k - 1)) && isHigh(text.charCodeAt(k - 2)) ? 2 : 1;
 }
 
 function isHigh(c: number): boolean {
