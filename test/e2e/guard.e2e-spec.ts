@@ -298,6 +298,30 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
+  it("records the last message as the input, not an output schema's texts", async () => {
+    const { key, admin } = await setup();
+    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 16,
+        messages: [{ role: 'user', content: 'what is my order status?' }],
+        output_format: {
+          type: 'json_schema',
+          schema: { type: 'object', properties: { status: { type: 'string', description: 'the status' } } },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const stored = await record(admin, res.headers.get('x-bastion-prompt-id')!);
+    expect(stored).toMatchObject({ input: 'what is my order status?', memory: [] });
+  });
+
   it('keeps a blocked request with its match masked', async () => {
     const { admin, projectId } = await setup();
     const res = await http(base, 'POST', '/backend/v1/prompts', {

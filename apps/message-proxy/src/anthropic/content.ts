@@ -237,6 +237,11 @@ export function joinLeaves(leaves: readonly TextLeaf[]): string {
 
 /** Writes a text of the join's length back into the leaves (redaction keeps lengths). */
 export function writeLeaves(leaves: readonly TextLeaf[], joined: string): void {
+  applyWrites(leafWrites(leaves, joined));
+}
+
+/** The leaves whose text differs in `joined` (a text of the join's length), with their new texts. */
+export function leafWrites(leaves: readonly TextLeaf[], joined: string): [TextLeaf, string][] {
   let at = 0;
   const writes: [TextLeaf, string][] = [];
   for (const l of leaves) {
@@ -246,7 +251,7 @@ export function writeLeaves(leaves: readonly TextLeaf[], joined: string): void {
     at += l.text.length + edge;
     if (next !== l.text) writes.push([l, next]);
   }
-  applyWrites(writes);
+  return writes;
 }
 
 /**

@@ -442,6 +442,23 @@ describe('AnswerStreamGuard', () => {
       expect(out.map((e) => e.type)).toEqual(['content_block_start', 'content_block_stop']);
     });
 
+    it('masks a tool input whose key and value both match, the value under its new key', () => {
+      const stars = '*'.repeat(SECRET.length);
+      const input = { [SECRET]: `the ${SECRET}` };
+      const json = JSON.stringify(input);
+      const streamed = run(
+        guardFor('redact'),
+        events([{ kind: 'tool', input: {}, parts: [json.slice(0, 9), json.slice(9)] }]),
+      );
+      const delta = streamed.out.find((e) => (e.delta as { type?: string } | undefined)?.type === 'input_json_delta');
+      expect(JSON.parse((delta!.delta as { partial_json: string }).partial_json)).toEqual({ [stars]: `the ${stars}` });
+      const started = run(guardFor('redact'), [
+        { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'n', input } },
+        stop,
+      ]);
+      expect((started.out[0].content_block as { input: object }).input).toEqual({ [stars]: `the ${stars}` });
+    });
+
     it("scans a tool input's keys and numbers, and masks them in place", () => {
       const redact = new DirectionGuard(
         [entry('redact', ['4111111111111111'])],

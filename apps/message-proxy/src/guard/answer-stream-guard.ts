@@ -11,7 +11,7 @@ import {
   walkFields,
   walkResponse,
   walkValue,
-  writeLeaves,
+  leafWrites,
 } from '../anthropic/content';
 import { ContentDelta, type StreamEvent } from '../anthropic/stream-event';
 import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
@@ -41,6 +41,8 @@ interface Pending {
   mergeInto?: number;
   /** Re-serialises fields built from the leaves (a tool's input) once masks are applied. */
   seal?: () => void;
+  /** Keys scanned alone and masked: renamed as the event leaves, once its texts are written. */
+  renames?: [TextLeaf, string][];
 }
 
 /** The fields of events and deltas their type reads itself (the rest are walked as API fields). */
@@ -334,8 +336,8 @@ export class AnswerStreamGuard {
       this.length += leaf.text.length;
       this.toScan(leaf.text);
     }
-    if (alone.length) this.scanAlone(alone);
-    this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1 });
+    const renames = alone.length ? this.scanAlone(alone) : undefined;
+    this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1, renames });
     return undefined;
   }
 
@@ -344,19 +346,22 @@ export class AnswerStreamGuard {
    * own (not in the answer's text, where they would stand between the halves of a match split
    * across blocks), and masked before the event can leave; a block stops the answer.
    */
-  private scanAlone(alone: TextLeaf[]): void {
-    if (!this.scan) return;
+  private scanAlone(alone: TextLeaf[]): [TextLeaf, string][] | undefined {
+    if (!this.scan) return undefined;
     const joined = joinLeaves(alone);
     const verdict = this.guard.scan(joined, this.length);
     if (verdict.blocked) this.blocked = true;
-    else if (verdict.redactions.length)
-      writeLeaves(
-        alone,
-        maskSpans(
-          joined,
-          verdict.redactions.map(([s, e]) => [s - this.length, e - this.length]),
-        ),
-      );
+    if (verdict.blocked || verdict.redactions.length === 0) return undefined;
+    const masked = maskSpans(
+      joined,
+      verdict.redactions.map(([s, e]) => [s - this.length, e - this.length]),
+    );
+    // Values and identifiers are masked now; keys are renamed when the event leaves, after its
+    // texts are written under their keys' old names.
+    const writes = leafWrites(alone, masked);
+    applyWrites(writes.filter(([l]) => l.alone !== 'key'));
+    const renames = writes.filter(([l]) => l.alone === 'key');
+    return renames.length ? renames : undefined;
   }
 
   private toScan(text: string): void {
@@ -408,6 +413,7 @@ export class AnswerStreamGuard {
       if (item.end <= safe) {
         this.head++;
         this.deliverAll(item.leaves);
+        if (item.renames) applyWrites(item.renames);
         item.seal?.();
         (out ??= []).push(item.event);
         continue;

@@ -585,13 +585,14 @@ function refuses(u: Unreadable, settings: GuardSettings): boolean {
 
 /**
  * The request's text by turn (system first, then each message), from the join of its leaves: the
- * texts, not what is scanned alone (identifiers, keys, numbers).
+ * texts, not what is scanned alone (identifiers, keys, numbers), nor the tools' definitions or an
+ * output schema, which are scanned but are no one's turn.
  */
 function turnsOf(leaves: readonly TextLeaf[], joined: string): string[] {
   const turns = new Map<string, string>();
   for (const { leaf: l, at } of textsInJoin(leaves)) {
-    const turn = /^(system|messages\[\d+\]|tools)/.exec(l.where)?.[1] ?? 'other';
-    turns.set(turn, (turns.get(turn) ?? '') + joined.slice(at, at + l.text.length));
+    const turn = /^(system|messages\[\d+\])/.exec(l.where)?.[1];
+    if (turn) turns.set(turn, (turns.get(turn) ?? '') + joined.slice(at, at + l.text.length));
   }
   return [...turns.values()];
 }
