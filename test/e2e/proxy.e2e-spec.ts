@@ -484,7 +484,8 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
         auth: `Bearer ${b.key}`,
         body: { model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
       });
-      expect(other.status).toBe(200);
+      // The body too, so that a failure says what answered (one CI run saw a 404 here).
+      expect({ status: other.status, body: other.body }).toMatchObject({ status: 200 });
     });
   });
 
