@@ -71,9 +71,13 @@ function splittableField(type: unknown): 'text' | 'thinking' | undefined {
  * would have received; a block stops the stream before any of the match leaves. The scanner reads
  * each character a bounded number of times, however long the answer.
  *
- * A tool's input arrives as fragments of JSON: it is held until its block ends, parsed, scanned by
- * its string values and sent on as one fragment. Events that carry content the proxy cannot read
- * stop the stream, or pass (flagged) when the project allows it.
+ * Every other field of an event (identifiers, a model name, keys and numbers, fields the API does
+ * not define) is scanned on its own as soon as its event arrives, and masked before the event can
+ * leave. A tool's input arrives as fragments of JSON: it is held until its block ends, parsed,
+ * scanned (its strings as text, its keys and numbers on their own) and sent on as one fragment.
+ * Events that carry content the proxy cannot read stop the stream, or pass (flagged, their fields
+ * scanned) when the project allows it. An event that is not the API's shape (a block event without
+ * a block index, a delta that is not an object) is malformed.
  */
 export class AnswerStreamGuard {
   /** Length of everything pushed to the scanner (the answer's text so far). */
@@ -441,11 +445,11 @@ export class AnswerStreamGuard {
     return out ?? NO_EVENTS;
   }
 
-  /** Masks an event's leaves where redacted (keys renamed last). */
+  /** Masks the texts of an event where redacted (its keys scanned alone are renamed after, see `renames`). */
   private deliverAll(leaves: readonly PlacedLeaf[]): void {
     const writes: [TextLeaf, string][] = [];
     for (const leaf of leaves) {
-      const masked = leaf.alone ? this.maskedText(leaf.start, leaf.text) : this.deliverText(leaf.start, leaf.text);
+      const masked = this.deliverText(leaf.start, leaf.text);
       if (masked !== leaf.text) writes.push([leaf, masked]);
     }
     applyWrites(writes);
