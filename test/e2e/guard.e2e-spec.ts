@@ -298,7 +298,7 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
-  it("records the last message as the input, not an output schema's texts", async () => {
+  it("records the last message as the input, not an output schema's texts nor an earlier turn", async () => {
     const { key, admin } = await setup();
     const res = await fetch(`${base}/vendor/claude/v1/messages`, {
       method: 'POST',
@@ -320,6 +320,29 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(res.status).toBe(200);
     const stored = await record(admin, res.headers.get('x-bastion-prompt-id')!);
     expect(stored).toMatchObject({ input: 'what is my order status?', memory: [] });
+    // A last message with no text (a tool result without content) is an empty input, not the turn before.
+    const bare = await fetch(`${base}/vendor/claude/v1/messages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 16,
+        messages: [
+          { role: 'user', content: 'look it up' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', is_error: true }] },
+        ],
+      }),
+    });
+    expect(bare.status).toBe(200);
+    expect(await record(admin, bare.headers.get('x-bastion-prompt-id')!)).toMatchObject({
+      input: '',
+      memory: ['look it up'],
+    });
   });
 
   it('keeps a blocked request with its match masked', async () => {

@@ -404,9 +404,8 @@ export class GuardedExchange {
         ? maskSpans(joined, verdict.redactions)
         : joined;
     if (!verdict.blocked && verdict.redactions.length) writeLeaves(walk.leaves, kept);
-    const turns = turnsOf(walk.leaves, kept);
-    recording.input = turns.at(-1) ?? '';
-    recording.memory = turns.slice(0, -1);
+    const messages = Array.isArray(body.messages) ? body.messages.length : 0;
+    ({ input: recording.input, memory: recording.memory } = turnsOf(walk.leaves, kept, messages));
     recording.outcome = verdict.blocked ? 'blocked' : request.outcome;
     recording.results = request.results;
     exchange.count('request', recording.outcome);
@@ -584,17 +583,22 @@ function refuses(u: Unreadable, settings: GuardSettings): boolean {
 }
 
 /**
- * The request's text by turn (system first, then each message), from the join of its leaves: the
- * texts, not what is scanned alone (identifiers, keys, numbers), nor the tools' definitions or an
- * output schema, which are scanned but are no one's turn.
+ * What the record keeps of the request, from the join of its leaves: `input`, the last message's
+ * text ('' when it has none, a tool result without content); `memory`, the text of each turn before
+ * it that has any (the system prompt first). Texts only: not what is scanned alone (identifiers,
+ * keys, numbers), nor the tools' definitions or an output schema, which are scanned but are no
+ * one's turn.
  */
-function turnsOf(leaves: readonly TextLeaf[], joined: string): string[] {
+function turnsOf(leaves: readonly TextLeaf[], joined: string, messages: number): { input: string; memory: string[] } {
   const turns = new Map<string, string>();
   for (const { leaf: l, at } of textsInJoin(leaves)) {
     const turn = /^(system|messages\[\d+\])/.exec(l.where)?.[1];
     if (turn) turns.set(turn, (turns.get(turn) ?? '') + joined.slice(at, at + l.text.length));
   }
-  return [...turns.values()];
+  const last = `messages[${messages - 1}]`;
+  const input = turns.get(last) ?? '';
+  turns.delete(last);
+  return { input, memory: [...turns.values()] };
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
