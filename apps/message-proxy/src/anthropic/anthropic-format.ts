@@ -29,9 +29,22 @@ export function plainTurns(messages: AnthropicMessageLike[]): { role: string; co
   }));
 }
 
+/** The error types of the Messages API (`error.type`). */
+export const ERROR_TYPES: ReadonlySet<string> = new Set([
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found_error',
+  'request_too_large',
+  'rate_limit_error',
+  'api_error',
+  'overloaded_error',
+  'billing_error',
+  'timeout_error',
+]);
+
 export function responseText(response: AnthropicResponseLike): string {
-  if (!Array.isArray(response.content)) return '';
-  return response.content
+  return (response.content ?? [])
     .filter((b) => b.type === 'text')
     .map((b) => b.text ?? '')
     .join('');

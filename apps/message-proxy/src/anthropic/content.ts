@@ -7,6 +7,8 @@
  * can refuse it or pass it flagged, never let it through unseen.
  */
 
+import { ERROR_TYPES } from './anthropic-format';
+
 type Container = Record<string, unknown> | unknown[];
 
 /**
@@ -74,9 +76,6 @@ const VOCABULARY = new Set(
     // stream events and deltas
     'message message_start message_delta message_stop content_block_start content_block_delta content_block_stop',
     'ping error text_delta thinking_delta signature_delta input_json_delta citations_delta',
-    // errors
-    'invalid_request_error authentication_error permission_error not_found_error request_too_large',
-    'rate_limit_error api_error overloaded_error billing_error timeout_error',
     // roles and stop reasons
     'user assistant end_turn max_tokens stop_sequence pause_turn refusal model_context_window_exceeded',
     // JSON Schema types (a tool's input schema)
@@ -85,7 +84,8 @@ const VOCABULARY = new Set(
     'auto any tool none',
   ]
     .join(' ')
-    .split(' '),
+    .split(' ')
+    .concat([...ERROR_TYPES]),
 );
 
 /**

@@ -25,7 +25,7 @@ import {
   walkResponse,
   writeLeaves,
 } from '../anthropic/content';
-import { messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
+import { ERROR_TYPES, messageResponse, plainTurns, responseText } from '../anthropic/anthropic-format';
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
 import { ContentDelta, readStreamEvents } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
@@ -609,20 +609,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-/** Anthropic's error types; any other a provider sends is shown as `api_error`. */
-const ERROR_TYPES = new Set([
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'not_found_error',
-  'request_too_large',
-  'rate_limit_error',
-  'api_error',
-  'overloaded_error',
-  'billing_error',
-  'timeout_error',
-]);
 
 /**
  * A provider's error as the client gets it (and the record keeps it): rebuilt from its type (one
