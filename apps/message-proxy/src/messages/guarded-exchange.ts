@@ -161,15 +161,7 @@ export class GuardedExchange {
       ({ sentAt: sentDate, receivedAt: receivedDate } = res);
       const parsed = parseObject(res.body);
       if (res.status >= 400) {
-        const guard = p.exchange.guard('response');
-        const body = await guardedErrorBody(guard, parsed, res.status);
-        const json = JSON.stringify(body);
-        this.finish(p, this.summarize(guard, [], false), '', {
-          data: json,
-          statusCode: res.status,
-          sentDate,
-          receivedDate,
-        });
+        const { body, json } = await this.providerError(p, parsed, res.status, sentDate, receivedDate);
         return { kind: 'answer', status: res.status, body, json };
       }
       if (!parsed)
@@ -246,17 +238,9 @@ export class GuardedExchange {
       // A success other than 200 is not an answer this proxy knows how to guard.
       if (upstream.status < 400)
         throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider answered a stream with ${upstream.status}`);
-      const guard = p.exchange.guard('response');
-      const body = await guardedErrorBody(guard, parseObject(text), upstream.status);
+      const { body } = await this.providerError(p, parseObject(text), upstream.status, upstream.sentAt, new Date());
       emit({ kind: 'head', status: upstream.status, contentType: 'application/json', promptId: p.recording.id });
       emit({ kind: 'data', data: JSON.stringify((req.dialect ?? ANTHROPIC_DIALECT).errorBody(body)) });
-      // The scanners' verdict on the error message is the response's.
-      this.finish(p, this.summarize(guard, [], false), '', {
-        data: JSON.stringify(body),
-        statusCode: upstream.status,
-        sentDate: upstream.sentAt,
-        receivedDate: new Date(),
-      });
       return { kind: 'answer', status: upstream.status, body: null, json: '', record: await p.recording.close() };
     }
     emit({ kind: 'head', status: 200, contentType: 'text/event-stream', promptId: p.recording.id });
@@ -426,6 +410,36 @@ export class GuardedExchange {
       );
     }
     return { text: result.content, sentDate, receivedDate };
+  }
+
+  /**
+   * A provider's error as the client gets it and the record keeps it: rebuilt from its type (one
+   * of the API's, else `api_error`) and its message, which the response scanners see first: a
+   * message they block is withheld, one they redact is masked, and their verdict is the response's.
+   * Nothing else of the provider's body is passed on, so a hostile upstream cannot answer text
+   * around the guard as an error.
+   */
+  private async providerError(
+    p: Prepared,
+    parsed: Record<string, unknown> | undefined,
+    status: number,
+    sentDate: Date,
+    receivedDate: Date,
+  ): Promise<{ body: Record<string, unknown>; json: string }> {
+    const guard = p.exchange.guard('response');
+    let body = upstreamErrorBody(status);
+    if (parsed) {
+      const error = isObject(parsed.error) ? parsed.error : {};
+      const type = typeof error.type === 'string' && ERROR_TYPES.has(error.type) ? error.type : 'api_error';
+      let message = typeof error.message === 'string' ? error.message : `the provider answered ${status}`;
+      const verdict = await guard.check(message);
+      if (verdict.blocked) message = `the provider's error message (${status}) was withheld by a guardrail`;
+      else if (verdict.redactions.length) message = maskSpans(message, verdict.redactions);
+      body = { type: 'error', error: { type, message } };
+    }
+    const json = JSON.stringify(body);
+    this.finish(p, this.summarize(guard, [], false), '', { data: json, statusCode: status, sentDate, receivedDate });
+    return { body, json };
   }
 
   private summarize(guard: DirectionGuard, unreadable: Unreadable[], refused: boolean): GuardSummary {
@@ -608,27 +622,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A provider's error as the client gets it (and the record keeps it): rebuilt from its type (one
- * of Anthropic's, else `api_error`) and its message, which the response scanners see first: a
- * message they block is withheld, one they redact is masked. Nothing else of the provider's body
- * is passed on, so a hostile upstream cannot answer text around the guard as an error.
- */
-async function guardedErrorBody(
-  guard: DirectionGuard,
-  parsed: Record<string, unknown> | undefined,
-  status: number,
-): Promise<Record<string, unknown>> {
-  if (!parsed) return upstreamErrorBody(status);
-  const error = isObject(parsed.error) ? parsed.error : {};
-  const type = typeof error.type === 'string' && ERROR_TYPES.has(error.type) ? error.type : 'api_error';
-  let message = typeof error.message === 'string' ? error.message : `the provider answered ${status}`;
-  const verdict = await guard.check(message);
-  if (verdict.blocked) message = `the provider's error message (${status}) was withheld by a guardrail`;
-  else if (verdict.redactions.length) message = maskSpans(message, verdict.redactions);
-  return { type: 'error', error: { type, message } };
 }
 
 function upstreamErrorBody(status: number): Record<string, unknown> {
