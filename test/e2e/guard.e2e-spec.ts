@@ -742,5 +742,20 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       'the setting to reach the proxy (unknown type passed)',
     );
     expect((await record(admin, passed.response.headers.get('x-bastion-prompt-id')!)).result.outcome).toBe('flagged');
+    // Nesting past what the guard reads is refused whatever the setting.
+    let input: unknown = 'x';
+    for (let i = 0; i < 100; i++) input = { a: input };
+    const deep = await refused(
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 8,
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'n', input: input as object }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', content: 'ok' }] },
+        ],
+      }),
+    );
+    expect(deep.status).toBe(400);
+    expect(JSON.stringify(deep.error)).toContain('nesting');
   });
 });

@@ -27,11 +27,14 @@ export interface TextLeaf {
   alone?: 'string' | 'key' | 'number';
 }
 
-/** Content the proxy cannot scan. `unknown` is a type it has never heard of; `opaque` it knows but cannot read. */
+/**
+ * Content the proxy cannot scan. `unknown` is a type it has never heard of; `opaque` it knows but
+ * cannot read; `too-deep` is nested past MAX_DEPTH, a body no setting passes.
+ */
 export interface Unreadable {
   where: string;
   type: string;
-  kind: 'unknown' | 'opaque';
+  kind: 'unknown' | 'opaque' | 'too-deep';
 }
 
 export interface ContentWalk {
@@ -343,10 +346,7 @@ function blocks(walk: ContentWalk, list: unknown[], where: string, depth: number
  * skipped for having an unexpected type.
  */
 function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, depth: number): void {
-  if (depth > MAX_DEPTH) {
-    walk.unreadable.push({ where: at, type: 'nesting', kind: 'unknown' });
-    return;
-  }
+  if (depth > MAX_DEPTH) return tooDeep(walk, at);
   const type = typeof b.type === 'string' ? b.type : '';
   const read = new Set<string>();
   /** Reads `b[k]` as text when it is a string. */
@@ -491,8 +491,7 @@ function anyValue(
   const v = (owner as Record<string | number, unknown>)[key];
   if (typeof v === 'string') leaf(walk, owner, key, where);
   else if (typeof v === 'number') numberLeaf(walk, owner, key, where);
-  else if (depth > MAX_DEPTH && (isObject(v) || Array.isArray(v)))
-    walk.unreadable.push({ where, type: 'nesting', kind: 'unknown' });
+  else if (depth > MAX_DEPTH && (isObject(v) || Array.isArray(v))) tooDeep(walk, where);
   else if (Array.isArray(v)) {
     if (api)
       v.forEach((_, i) =>
@@ -508,6 +507,10 @@ function anyValue(
   }
 }
 
+function tooDeep(walk: ContentWalk, where: string): void {
+  walk.unreadable.push({ where, type: 'nesting', kind: 'too-deep' });
+}
+
 /** Block types a server-tool result may nest, read as blocks wherever they stand. */
 const NESTED_BLOCKS = new Set(['document', 'text', 'image', 'search_result', 'web_search_result', 'web_fetch_result']);
 
@@ -517,10 +520,7 @@ function isBlock(v: Record<string, unknown>): boolean {
 
 /** Free-form JSON: every key and number alone, every string as text. */
 function freeValue(walk: ContentWalk, value: Container, at: string, depth: number): void {
-  if (depth > MAX_DEPTH) {
-    walk.unreadable.push({ where: at, type: 'nesting', kind: 'unknown' });
-    return;
-  }
+  if (depth > MAX_DEPTH) return tooDeep(walk, at);
   if (Array.isArray(value)) {
     value.forEach((_, i) => anyValue(walk, value, i, step(at, i), depth + 1, false));
     return;

@@ -321,7 +321,6 @@ export class AnswerStreamGuard {
   private enqueue(
     event: StreamEvent,
     walk?: { leaves: TextLeaf[]; unreadable: Unreadable[] },
-    splittable = false,
   ): { reason: 'unreadable'; detail: string } | undefined {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
@@ -341,7 +340,8 @@ export class AnswerStreamGuard {
       this.toScan(leaf.text);
     }
     const renames = alone.length ? this.scanAlone(alone) : undefined;
-    this.queue.push({ event, leaves, end: this.length, splittable: splittable && leaves.length === 1, renames });
+    // Only a plain text or thinking delta leaves in parts (enqueueDelta); an event walked here leaves whole.
+    this.queue.push({ event, leaves, end: this.length, splittable: false, renames });
     return undefined;
   }
 

@@ -591,7 +591,7 @@ export function blockMessage(direction: 'request' | 'response', messages: string
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
   // Nesting past what the walk reads is a body no setting passes: it could not even be re-serialised safely.
-  if (u.type === 'nesting' || settings.unreadableContent === 'refuse') return true;
+  if (u.kind === 'too-deep' || settings.unreadableContent === 'refuse') return true;
   if (settings.unreadableContent === 'flag') return false;
   return u.kind === 'unknown';
 }
