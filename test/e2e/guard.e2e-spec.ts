@@ -80,13 +80,21 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
 
   afterAll(() => stack?.close());
 
-  /** A streamed Messages call with the project key, as a plain HTTP client makes it. */
-  const streamCall = (key: string) =>
+  /** A Messages call with the project key as a plain HTTP client makes it (any body, SDK types or not). */
+  const messagesCall = (key: string, body: Record<string, unknown>) =>
     fetch(`${base}/vendor/claude/v1/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] }),
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'anthropic-version': '2023-06-01',
+      },
+      body: JSON.stringify(body),
     });
+
+  /** A streamed Messages call with the project key, as a plain HTTP client makes it. */
+  const streamCall = (key: string) =>
+    messagesCall(key, { model: MODEL, max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'go' }] });
 
   beforeEach(() => {
     upstream.reply = undefined;
@@ -300,43 +308,27 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
 
   it("records the last message as the input, not an output schema's texts nor an earlier turn", async () => {
     const { key, admin } = await setup();
-    const res = await fetch(`${base}/vendor/claude/v1/messages`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        'anthropic-version': '2023-06-01',
+    const res = await messagesCall(key, {
+      model: MODEL,
+      max_tokens: 16,
+      messages: [{ role: 'user', content: 'what is my order status?' }],
+      output_format: {
+        type: 'json_schema',
+        schema: { type: 'object', properties: { status: { type: 'string', description: 'the status' } } },
       },
-      body: JSON.stringify({
-        model: MODEL,
-        max_tokens: 16,
-        messages: [{ role: 'user', content: 'what is my order status?' }],
-        output_format: {
-          type: 'json_schema',
-          schema: { type: 'object', properties: { status: { type: 'string', description: 'the status' } } },
-        },
-      }),
     });
     expect(res.status).toBe(200);
     const stored = await record(admin, res.headers.get('x-bastion-prompt-id')!);
     expect(stored).toMatchObject({ input: 'what is my order status?', memory: [] });
     // A last message with no text (a tool result without content) is an empty input, not the turn before.
-    const bare = await fetch(`${base}/vendor/claude/v1/messages`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        'anthropic-version': '2023-06-01',
-      },
-      body: JSON.stringify({
-        model: MODEL,
-        max_tokens: 16,
-        messages: [
-          { role: 'user', content: 'look it up' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', is_error: true }] },
-        ],
-      }),
+    const bare = await messagesCall(key, {
+      model: MODEL,
+      max_tokens: 16,
+      messages: [
+        { role: 'user', content: 'look it up' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: 'lookup', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu_1', is_error: true }] },
+      ],
     });
     expect(bare.status).toBe(200);
     expect(await record(admin, bare.headers.get('x-bastion-prompt-id')!)).toMatchObject({

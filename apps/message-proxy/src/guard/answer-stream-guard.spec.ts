@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { RuntimeGuardrail } from '@bastion/contracts';
+import type { Unreadable } from '../anthropic/content';
 import { type ContentDelta, readStreamEvent } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from './answer-stream-guard';
 import { compiledGuardrail } from './compiled-guardrails';
@@ -31,10 +32,14 @@ function entry(mode: RuntimeGuardrail['mode'], patterns = ['top\\s+secret\\s+pla
   };
 }
 
-function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnreadable = false, enforce = true) {
-  const entries = mode ? [entry(mode)] : [];
+/** A stream guard of these response scanners, refusing the unreadable content `refuses` says. */
+function streamGuard(entries: RuntimeGuardrail[], refuses: (u: Unreadable) => boolean, holdBack = 32, enforce = true) {
   const direction = new DirectionGuard(entries, compiledGuardrail, 'response', enforce, new ScanBudget(10_000));
-  return new AnswerStreamGuard(direction, holdBack, () => !passUnreadable);
+  return new AnswerStreamGuard(direction, holdBack, refuses);
+}
+
+function guardFor(mode: RuntimeGuardrail['mode'] | null, holdBack = 32, passUnreadable = false, enforce = true) {
+  return streamGuard(mode ? [entry(mode)] : [], () => !passUnreadable, holdBack, enforce);
 }
 
 /** One content block of an answer, as a list of deltas. */
@@ -390,22 +395,12 @@ describe('AnswerStreamGuard', () => {
         ],
       ],
     ])('scans %s', (_, input) => {
-      const flagging = () =>
-        new AnswerStreamGuard(
-          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
-          32,
-          () => false,
-        );
-      for (const read of [asProxyReads, parsedWhole]) expect(run(flagging(), input, read).stop).toBe('blocked');
+      for (const read of [asProxyReads, parsedWhole])
+        expect(run(guardFor('block', 32, true), input, read).stop).toBe('blocked');
     });
 
     it('scans the fields of an event or delta type it does not know when the project passes them', () => {
-      const pass = () =>
-        new AnswerStreamGuard(
-          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
-          32,
-          () => false,
-        );
+      const pass = () => guardFor('block', 32, true);
       expect(run(pass(), [{ type: 'hologram', x: SECRET }]).stop).toBe('blocked');
       expect(
         run(pass(), [start, { type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: SECRET } }])
@@ -460,16 +455,9 @@ describe('AnswerStreamGuard', () => {
     });
 
     it("scans a tool input's keys and numbers, and masks them in place", () => {
-      const redact = new DirectionGuard(
-        [entry('redact', ['4111111111111111'])],
-        compiledGuardrail,
-        'response',
-        true,
-        new ScanBudget(10_000),
-      );
       const json = JSON.stringify({ card: 4111111111111111, '4111111111111111': 'x', n: 1 });
       const out = run(
-        new AnswerStreamGuard(redact, 32, () => true),
+        streamGuard([entry('redact', ['4111111111111111'])], () => true),
         events([{ kind: 'tool', input: {}, parts: [json.slice(0, 9), json.slice(9)] }]),
       ).out;
       const sent = out.find((e) => (e.delta as Record<string, unknown> | undefined)?.type === 'input_json_delta')!;
@@ -482,15 +470,8 @@ describe('AnswerStreamGuard', () => {
     });
 
     it('leaves token counts and indices as numbers, scanned neither alone nor together', () => {
-      const redact = new DirectionGuard(
-        [entry('redact', ['\\d+'])],
-        compiledGuardrail,
-        'response',
-        true,
-        new ScanBudget(10_000),
-      );
       const out = run(
-        new AnswerStreamGuard(redact, 32, () => true),
+        streamGuard([entry('redact', ['\\d+'])], () => true),
         events([{ kind: 'text', parts: ['no digits here'] }]),
       ).out;
       expect(out.find((e) => e.type === 'message_delta')).toEqual(
@@ -500,12 +481,7 @@ describe('AnswerStreamGuard', () => {
     });
 
     it("follows the project's setting per content as a JSON answer does: an image passes flagged, a type it does not know stops", () => {
-      const byKind = () =>
-        new AnswerStreamGuard(
-          new DirectionGuard([entry('block')], compiledGuardrail, 'response', true, new ScanBudget(10_000)),
-          32,
-          (u) => u.kind === 'unknown',
-        );
+      const byKind = () => streamGuard([entry('block')], (u) => u.kind === 'unknown');
       const image: StreamEvent[] = [
         {
           type: 'content_block_start',
