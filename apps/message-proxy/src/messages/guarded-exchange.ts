@@ -16,7 +16,6 @@ import { maskSpans } from '@bastion/guardrails';
 import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import {
   isObject,
-  joinLeaves,
   leafPieces,
   textsInJoin,
   type TextLeaf,
@@ -181,8 +180,9 @@ export class GuardedExchange {
       throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
-    const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(leafPieces(walk.leaves), joined);
+    const pieces = leafPieces(walk.leaves);
+    const joined = pieces.join('');
+    const verdict = await guard.checkParts(pieces, joined);
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -378,8 +378,9 @@ export class GuardedExchange {
       source: req.source,
     });
     const guard = exchange.guard('request');
-    const joined = joinLeaves(walk.leaves);
-    const verdict = await guard.checkParts(leafPieces(walk.leaves), joined);
+    const pieces = leafPieces(walk.leaves);
+    const joined = pieces.join('');
+    const verdict = await guard.checkParts(pieces, joined);
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
