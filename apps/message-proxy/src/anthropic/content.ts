@@ -191,7 +191,8 @@ export function walkResponse(body: Record<string, unknown>): ContentWalk {
   if (Array.isArray(body.content)) blocks(walk, body.content, 'content', 1);
   else if (body.content !== undefined)
     walk.unreadable.push({ where: 'content', type: 'content/not-a-list', kind: 'unknown' });
-  apiFields(walk, body, '', 0, CONTENT_ONLY);
+  // A content that is not a list is read as any field too, should the project pass it flagged.
+  apiFields(walk, body, '', 0, Array.isArray(body.content) ? CONTENT_ONLY : undefined);
   return textsFirst(walk);
 }
 

@@ -394,6 +394,10 @@ describe('AnswerStreamGuard', () => {
           stop,
         ],
       ],
+      [
+        'a message whose content is not a list',
+        [{ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: SECRET } }],
+      ],
     ])('scans %s', (_, input) => {
       for (const read of [asProxyReads, parsedWhole])
         expect(run(guardFor('block', 32, true), input, read).stop).toBe('blocked');
