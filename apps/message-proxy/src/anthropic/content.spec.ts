@@ -243,6 +243,21 @@ describe('walkResponse', () => {
     expect(walk.unreadable.map((u) => u.type)).toEqual(['image', 'document/base64']);
   });
 
+  it('reads the data of a source type it does not know, and calls that type unknown', () => {
+    const walk = walkResponse({
+      content: [
+        { type: 'document', source: { type: 'hologram', data: 'hunter2' } },
+        { type: 'image', source: { type: 'hologram', data: 'hunter2' } },
+      ],
+    });
+    expect(found(walk)).toEqual(
+      expect.arrayContaining(['content[0].source.data=hunter2', 'content[1].source.data=hunter2']),
+    );
+    expect(walk.unreadable).toEqual(
+      expect.arrayContaining([{ where: 'content[0].source', type: 'document/hologram', kind: 'unknown' }]),
+    );
+  });
+
   it('calls a content that is not a list unreadable', () => {
     expect(walkResponse({ content: CARD }).unreadable).toEqual([
       { where: 'content', type: 'content/not-a-list', kind: 'unknown' },

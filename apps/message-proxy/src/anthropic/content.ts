@@ -434,20 +434,28 @@ function documentSource(walk: ContentWalk, source: unknown, at: string, depth: n
         typeof source.content === 'string' || Array.isArray(source.content) ? CONTENT_ONLY : undefined,
       );
       return true;
-    default:
-      // base64 PDFs, URLs and uploaded files: bytes the proxy does not read.
-      walk.unreadable.push({ where: at, type: `document/${String(source.type)}`, kind: 'opaque' });
+    default: {
+      // base64 PDFs, URLs and uploaded files: bytes the proxy does not read; any other source type
+      // is one it does not know.
+      const known = BINARY_SOURCES.has(source.type as string);
+      walk.unreadable.push({ where: at, type: `document/${String(source.type)}`, kind: known ? 'opaque' : 'unknown' });
       return opaqueSource(walk, source, at, depth);
+    }
   }
 }
 
+/** The source types whose bytes the proxy does not read. */
+const BINARY_SOURCES = new Set(['base64', 'url', 'file']);
+
 /**
- * The source of an image or a binary document: its bytes (`data`, a string) are not read; every
- * other field (a URL, a file id, a media type, fields the API does not define) is.
+ * The source of an image or a binary document: the bytes of a base64 source (`data`) are not read;
+ * every other field (a URL, a file id, a media type, fields the API does not define, the data of a
+ * source type the API does not define) is.
  */
 function opaqueSource(walk: ContentWalk, source: unknown, at: string, depth: number): boolean {
   if (!isObject(source)) return false;
-  apiFields(walk, source, at, depth + 1, typeof source.data === 'string' ? DATA_ONLY : undefined);
+  const bytes = source.type === 'base64' && typeof source.data === 'string';
+  apiFields(walk, source, at, depth + 1, bytes ? DATA_ONLY : undefined);
   return true;
 }
 
