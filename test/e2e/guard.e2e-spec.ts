@@ -431,6 +431,25 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(JSON.parse(stored.result.providerResult.data).content).toEqual(res.data.content);
   });
 
+  it('masks a whole word that stands alone in its block though the block before ends against it, JSON and stream', async () => {
+    // Joined, "Your code" + "hunter2" + "ok" reads "Your codehunter2ok": a whole-word pattern sees no
+    // edge there. Each block as the client reads it has the word alone.
+    const { client } = await setup('redact', [`\\b${SECRET}\\b`]);
+    upstream.blocks = () => [
+      { type: 'text', text: 'Your code' },
+      { type: 'text', text: SECRET },
+      { type: 'text', text: 'ok' },
+    ];
+    const expected = [
+      { type: 'text', text: 'Your code' },
+      { type: 'text', text: '*'.repeat(SECRET.length) },
+      { type: 'text', text: 'ok' },
+    ];
+    const body = { model: MODEL, max_tokens: 16, messages: [{ role: 'user' as const, content: 'go' }] };
+    expect((await client.messages.create(body)).content).toEqual(expected);
+    expect((await client.messages.stream(body).finalMessage()).content).toEqual(expected);
+  });
+
   it('relays nothing it could not parse: a smuggled multi-line event ends the stream', async () => {
     const { client } = await setup();
     const smuggled = textDelta(SECRET);

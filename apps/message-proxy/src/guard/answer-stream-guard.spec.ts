@@ -279,6 +279,81 @@ describe('AnswerStreamGuard', () => {
     expect(readable(step.events)).toBe(SECRET);
   });
 
+  describe('blocks that meet letter to letter', () => {
+    const WORD = 'hunter2';
+    const wholeWord = (mode: RuntimeGuardrail['mode']) => streamGuard([entry(mode, ['\\bhunter2\\b'])], () => true);
+    /** Lowercase words ending (or starting) with a letter, so each edge with the word hides it in the join. */
+    const letters = fc
+      .array(fc.constantFrom('ab', 'cd ', 'ef', ' gh', 'ij'), { minLength: 1, maxLength: 8 })
+      .map((w) => `q${w.join('')}q`);
+    const asBlocks = (texts: string[]) =>
+      fc.tuple(...texts.map((t) => splits(t))).map((parts) => parts.map((p): Block => ({ kind: 'text', parts: p })));
+
+    it('property: a whole word that stands alone at the start or the end of its block is found, and none of it leaves', () => {
+      fc.assert(
+        fc.property(
+          fc.tuple(letters, letters, fc.boolean()).chain(([before, after, atStart]) =>
+            // The word starts the second block or ends the first, a word of its own there; the join
+            // reads "...q hunter2q..." or "...qhunter2 q...".
+            asBlocks(atStart ? [before, `${WORD} ${after}`] : [`${before} ${WORD}`, after]).map((blocks) => ({
+              before: atStart ? before : `${before} `,
+              after: atStart ? ` ${after}` : after,
+              blocks,
+            })),
+          ),
+          fc.boolean(),
+          readers,
+          ({ before, after, blocks }, redact, read) => {
+            const { out, stop } = run(wholeWord(redact ? 'redact' : 'block'), events(blocks), read);
+            if (redact) {
+              expect(stop).toBeUndefined();
+              expect(readable(out)).toBe(before + '*'.repeat(WORD.length) + after);
+            } else {
+              expect(stop).toBe('blocked');
+              expect(readable(out).length).toBeLessThanOrEqual(before.length);
+            }
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it('finds the word at the end of a long block, and makes none up where it cuts a long block', () => {
+      const prose = 'word '.repeat(600);
+      const blocked = run(
+        wholeWord('block'),
+        events([
+          { kind: 'text', parts: [prose + WORD] },
+          { kind: 'text', parts: ['abc'] },
+        ]),
+      );
+      expect(blocked.stop).toBe('blocked');
+      expect(readable(blocked.out)).not.toContain('hunter');
+      // A run of letters longer than what is rescanned: the cut lands inside it and must not read as an edge.
+      const run1 = 'x'.repeat(3000) + WORD;
+      const clean = run(
+        wholeWord('block'),
+        events([
+          { kind: 'text', parts: [run1] },
+          { kind: 'text', parts: ['abc'] },
+        ]),
+      );
+      expect(clean.stop).toBeUndefined();
+      expect(readable(clean.out)).toBe(`${run1}abc`);
+    });
+
+    it('leaves blocks that meet at an edge, or meet without a match, as they came', () => {
+      for (const texts of [
+        ['say ', `${WORD} now`],
+        ['plain', 'text'],
+      ]) {
+        const { out, stop } = run(wholeWord('block'), events(texts.map((t) => ({ kind: 'text', parts: [t] }))));
+        expect(stop).toBe(texts[0] === 'say ' ? 'blocked' : undefined);
+        if (!stop) expect(readable(out)).toBe(texts.join(''));
+      }
+    });
+  });
+
   describe('what a hostile upstream puts beside the content', () => {
     const start: StreamEvent = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
     const stop: StreamEvent = { type: 'content_block_stop', index: 0 };

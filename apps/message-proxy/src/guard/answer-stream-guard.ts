@@ -14,7 +14,7 @@ import {
   leafWrites,
 } from '../anthropic/content';
 import { ContentDelta, type StreamEvent } from '../anthropic/stream-event';
-import type { DirectionGuard, GuardStream, WindowVerdict } from './direction-guard';
+import { type DirectionGuard, edgeHolds, type GuardStream, type WindowVerdict } from './direction-guard';
 
 export type { StreamEvent } from '../anthropic/stream-event';
 
@@ -45,6 +45,30 @@ interface Pending {
   renames?: [TextLeaf, string][];
 }
 
+/**
+ * One text of the answer as the client reads it apart from the others: a block's text (what its
+ * start brings and its deltas), or one string of a walked event (a citation's, a tool input's).
+ */
+interface Part {
+  /** Block index and field of a block's own text; undefined: a part of one string. */
+  key?: string;
+  /** Where it starts and ends in the answer's one scanned text. */
+  start: number;
+  end: number;
+  /** Its last characters (at least `tailMax` of them, or all), gathered between trims. */
+  tail: string[];
+  tailLength: number;
+  /**
+   * When it met the part before letter to letter: its own scan, from its start, as if the part
+   * before were not there; `aloneSafe` is where that scan says no finding can still start.
+   */
+  alone?: GuardStream;
+  aloneSafe: number;
+}
+
+/** Characters past the longest match a part's edge can change: the detectors read 16 around a match. */
+const EDGE_CONTEXT = 64;
+
 /** The fields of events and deltas their type reads itself (the rest are walked as API fields). */
 const MESSAGE_FIELD = new Set(['message']);
 const BLOCK_FIELD = new Set(['content_block']);
@@ -70,6 +94,11 @@ function splittableField(type: unknown): 'text' | 'thinking' | undefined {
  * response scanners can make, capped at `cap`). Redactions mask exactly the characters the client
  * would have received; a block stops the stream before any of the match leaves. The scanner reads
  * each character a bounded number of times, however long the answer.
+ *
+ * Parts that meet letter to letter (a block ending in a word, the next one starting with one) are
+ * scanned on their own as well, as a request's and a JSON answer's are: the part that begins so
+ * from its start (its own stream scanner, which holds its text back too), the one that ended so
+ * over its last characters once the next part's first one shows the edge is hidden in the join.
  *
  * Every other field of an event (identifiers, a model name, keys and numbers, fields the API does
  * not define) is scanned on its own as soon as its event arrives, and masked before the event can
@@ -106,10 +135,14 @@ export class AnswerStreamGuard {
   private readonly deliveredText: string[] = [];
   readonly unreadable: Unreadable[] = [];
   private stopped = false;
+  /** The part text was last added to. */
+  private part?: Part;
+  /** A part's end scanned on its own: long enough for any match the stream can see, with its context. */
+  private readonly tailMax: number;
 
   constructor(
     private readonly guard: DirectionGuard,
-    cap: number,
+    private readonly cap: number,
     /** Whether the project refuses this content the proxy cannot read (else it passes, flagged). */
     private readonly refuses: (u: Unreadable) => boolean,
   ) {
@@ -117,6 +150,7 @@ export class AnswerStreamGuard {
       this.scan = guard.stream(cap);
       this.room = this.scan.untilScan;
     }
+    this.tailMax = cap + EDGE_CONTEXT;
   }
 
   /** The answer's text as the client received it (masked where redacted). */
@@ -182,7 +216,10 @@ export class AnswerStreamGuard {
         if (!isObject(block)) return malformed(`a content_block_start of block ${index} without a block`);
         if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type)))
           this.toolInputs.set(index, '');
-        return this.enqueue(event, mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)));
+        return this.enqueue(event, mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)), {
+          owner: block,
+          index,
+        });
       }
       case 'content_block_delta': {
         const delta = event.delta;
@@ -196,7 +233,10 @@ export class AnswerStreamGuard {
           // (a text that is not a string with it).
           const own: TextLeaf[] = typeof text === 'string' && text ? [{ owner: delta, key: field, text, where }] : [];
           const rest = walkFields(delta, where, typeof text === 'string' ? FIELDS_OF[field] : undefined);
-          return this.enqueue(event, mergeWalks({ leaves: own, unreadable: [] }, rest, around));
+          return this.enqueue(event, mergeWalks({ leaves: own, unreadable: [] }, rest, around), {
+            owner: delta,
+            index,
+          });
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
@@ -290,6 +330,7 @@ export class AnswerStreamGuard {
     const start = this.length;
     this.length += text.length;
     this.toScan(text);
+    this.partText(`${index}/${field}`, start, text);
     const last = this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
     if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event)) {
       const leaf = last.leaves[0];
@@ -318,9 +359,11 @@ export class AnswerStreamGuard {
     return undefined;
   }
 
+  /** `own`: the block or delta whose `text`/`thinking` is its block's own text (a part with the block's deltas). */
   private enqueue(
     event: StreamEvent,
     walk?: { leaves: TextLeaf[]; unreadable: Unreadable[] },
+    own?: { owner: object; index: number },
   ): { reason: 'unreadable'; detail: string } | undefined {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
@@ -336,6 +379,8 @@ export class AnswerStreamGuard {
         continue;
       }
       leaves.push({ ...leaf, start: this.length });
+      const ownText = own?.owner === leaf.owner && (leaf.key === 'text' || leaf.key === 'thinking');
+      this.partText(ownText ? `${own.index}/${leaf.key}` : undefined, this.length, leaf.text);
       this.length += leaf.text.length;
       this.toScan(leaf.text);
     }
@@ -368,6 +413,77 @@ export class AnswerStreamGuard {
     return renames.length ? renames : undefined;
   }
 
+  /**
+   * `text` (at `start` of the answer's text) belongs to part `key` (undefined: one of its own). A
+   * new part that meets the one before letter to letter ends that one scanned on its own, and is
+   * scanned on its own from its start.
+   */
+  private partText(key: string | undefined, start: number, text: string): void {
+    if (!this.scan || text === '') return;
+    let part = this.part;
+    if (!part || key === undefined || part.key !== key) {
+      const meets = part !== undefined && !edgeHolds(lastOf(part), text[0]);
+      if (part) this.endPart(part, meets);
+      part = this.part = { key, start, end: start, tail: [], tailLength: 0, aloneSafe: start };
+      if (meets) part.alone = this.guard.stream(this.cap, start);
+    }
+    part.end += text.length;
+    part.tail.push(text);
+    part.tailLength += text.length;
+    if (part.tailLength > 2 * this.tailMax) {
+      const kept = part.tail.join('').slice(-this.tailMax);
+      part.tail = [kept];
+      part.tailLength = kept.length;
+    }
+    if (part.alone) this.absorbAlone(part, part.alone.push(text));
+  }
+
+  /**
+   * The part ended. Scanned on its own from its start: its scan finishes. Else, when the next part
+   * meets it letter to letter (`meets`), its last characters are scanned on their own: a match
+   * there was held back in the join (a match could still go on), so it has not left. One that had
+   * left unmasked (a scanner whose matches the join does not hold back) cannot be masked any more:
+   * the answer is stopped as blocked.
+   */
+  private endPart(part: Part, meets: boolean): void {
+    if (part.alone) {
+      this.absorbAlone(part, part.alone.finish());
+      part.alone = undefined;
+      return;
+    }
+    if (!meets) return;
+    let tail = part.tail.join('');
+    let from = part.end - tail.length;
+    if (tail.length > this.tailMax) {
+      // Cut where the part has an edge of its own, when there is one near, so the cut makes none.
+      const cut = tail.length - this.tailMax;
+      let at = isLowSurrogate(tail.charCodeAt(cut)) ? cut + 1 : cut;
+      for (let i = cut; i < cut + EDGE_CONTEXT; i++) {
+        if (edgeHolds(tail[i], undefined)) {
+          at = i + 1;
+          break;
+        }
+      }
+      tail = tail.slice(at);
+      from += at;
+    }
+    const verdict = this.guard.scan(tail, from);
+    if (verdict.blocked) this.blocked = true;
+    if (verdict.redactions.length === 0) return;
+    // What the join found already left masked; anything else of a match that has left is a leak.
+    const delivered = this.delivered;
+    const leftUnmasked = ([s, e]: Span) =>
+      s < this.released && /[^*]/.test(delivered.slice(s, Math.min(e, this.released)));
+    if (verdict.redactions.some(leftUnmasked)) this.blocked = true;
+    else this.masks.push(...verdict.redactions);
+  }
+
+  private absorbAlone(part: Part, verdict: WindowVerdict & { safeUpTo: number }): void {
+    if (verdict.blocked) this.blocked = true;
+    if (verdict.redactions.length) this.masks.push(...verdict.redactions);
+    part.aloneSafe = Math.max(part.aloneSafe, verdict.safeUpTo);
+  }
+
   private toScan(text: string): void {
     if (!this.scan) return;
     if (text.length <= this.room) {
@@ -396,12 +512,14 @@ export class AnswerStreamGuard {
   private advance(final: boolean): StreamStep {
     if (!this.scan) return stepOf(this.release(this.length));
     if (final) {
+      if (this.part) this.endPart(this.part, false);
       this.flushScan();
       this.absorb(this.scan.finish());
     }
     if (this.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
     // A project that does not enforce only records: nothing waits for the scan.
-    const events = this.release(this.guard.enforcing ? this.safe : this.length);
+    const alone = this.part?.alone ? this.part.aloneSafe : Infinity;
+    const events = this.release(this.guard.enforcing ? Math.min(this.safe, alone) : this.length);
     if (this.masks.length > 64) this.masks = this.masks.filter(([, e]) => e > this.released);
     return stepOf(events);
   }
@@ -495,6 +613,14 @@ function isPlainDelta(event: StreamEvent | ContentDelta): boolean {
   for (const k in event) if (k === 'type' || k === 'index' || k === 'delta') keys++;
   if (keys !== 3 || Object.keys(event).length !== 3) return false;
   return Object.keys(delta).length === 2;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function lastOf(part: Part): string | undefined {
+  return part.tail.at(-1)?.at(-1);
 }
 
 function eventOf(event: StreamEvent | ContentDelta): StreamEvent {

@@ -123,7 +123,7 @@ interface EntryState {
  * either is an ASCII space or punctuation, which canonical text keeps. Anything else (a letter, a
  * digit, `_`, a control or format character, any non-ASCII one) may join a word or number across.
  */
-function edgeHolds(last: string | undefined, first: string | undefined): boolean {
+export function edgeHolds(last: string | undefined, first: string | undefined): boolean {
   return isAsciiEdge(last) || isAsciiEdge(first);
 }
 
@@ -249,7 +249,7 @@ export class DirectionGuard {
         overLimit = true;
         return;
       }
-      const shifted = o.matches.map((m) => [m[0] + base, m[1] + base, m[2]] as ScanMatch);
+      const shifted = o.matches.map((m) => shift(m, base));
       for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
       if (o.failed) s.failed = true;
       window.push({ result: { outcome: o.failed ? 'failed' : 'passed', data: { matches: shifted } }, entry: s.entry });
@@ -265,9 +265,10 @@ export class DirectionGuard {
   /**
    * Guards a text that arrives in pieces (a streamed answer): the engines' stream scanner holds back
    * only from where a match could still be in progress, and reports each finding once, in offsets
-   * of everything pushed. Findings are merged here as a whole-text scan's would be.
+   * of everything pushed plus `base` (where the first piece stands in a longer text). Findings are
+   * merged here as a whole-text scan's would be.
    */
-  stream(cap: number): GuardStream {
+  stream(cap: number, base = 0): GuardStream {
     const live = this.live();
     const started = Date.now();
     for (const s of live) s.startedAt ??= started;
@@ -277,23 +278,25 @@ export class DirectionGuard {
     );
     let length = 0;
     // Most scans of a stream find nothing: one verdict object until `safeUpTo` moves.
-    let clean: WindowVerdict & { safeUpTo: number } = { blocked: false, redactions: [], safeUpTo: 0 };
+    let clean: WindowVerdict & { safeUpTo: number } = { blocked: false, redactions: [], safeUpTo: base };
     const cleanAt = (safeUpTo: number) => {
       if (clean.safeUpTo !== safeUpTo) clean = { blocked: false, redactions: [], safeUpTo };
       return clean;
     };
     const step = (final: boolean, text = '') => {
-      if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: final ? length : 0 };
+      if (!scanner) return { blocked: this.enforcing, redactions: [], safeUpTo: base + (final ? length : 0) };
       const current = scanner;
       const passes = current.scannedChars;
       try {
         const { safeUpTo, findings } = this.budget.run(() => (final ? current.finish() : current.push(text)));
-        return findings.length > 0 ? { ...this.verdictOf(live, findings), safeUpTo } : cleanAt(safeUpTo);
+        if (findings.length === 0) return cleanAt(base + safeUpTo);
+        const placed = base ? findings.map((f) => ({ ...f, match: shift(f.match, base) })) : findings;
+        return { ...this.verdictOf(live, placed), safeUpTo: base + safeUpTo };
       } catch (err) {
         if (!(err instanceof ScanLimitError)) throw err;
         for (const s of live) s.overLimit ??= err.message;
         scanner = undefined;
-        return { blocked: this.enforcing, redactions: [], safeUpTo: 0 };
+        return { blocked: this.enforcing, redactions: [], safeUpTo: base };
       } finally {
         if (final || current.scannedChars !== passes || !scanner) {
           const done = Date.now();
@@ -395,6 +398,10 @@ export class DirectionGuard {
 export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome {
   const rank: Record<PromptOutcome, number> = { cleared: 0, flagged: 1, redacted: 2, blocked: 3 };
   return rank[a] >= rank[b] ? a : b;
+}
+
+function shift(m: ScanMatch, by: number): ScanMatch {
+  return [m[0] + by, m[1] + by, m[2]];
 }
 
 /** The last instant iso() formatted: a summary's scans mostly start and end within the same millisecond. */
