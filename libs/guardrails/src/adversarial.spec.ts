@@ -21,13 +21,15 @@ const DIGITS = (d: number): string[] => [
   String.fromCodePoint(0x0966 + d),
   String.fromCodePoint(0x1d7ce + d),
 ];
-/** Letters with a Cyrillic, Greek or fullwidth look-alike. */
+/** Letters with a Cyrillic, Greek or fullwidth look-alike, or an accented form (composed or with its mark apart). */
 const LETTERS: Record<string, string[]> = {
-  a: ['a', '\u0430', '\uff41'],
-  c: ['c', '\u0441', '\uff43'],
-  e: ['e', '\u0435', '\uff45'],
-  i: ['i', '\u0456', '\uff49'],
-  o: ['o', '\u043e', '\u03bf', '\uff4f'],
+  a: ['a', '\u0430', '\uff41', '\u00e1', 'a\u0300'],
+  c: ['c', '\u0441', '\uff43', '\u00e7'],
+  e: ['e', '\u0435', '\uff45', '\u00e9', '\u0451', 'e\u0308'],
+  i: ['i', '\u0456', '\uff49', '\u00ee'],
+  n: ['n', '\u00f1'],
+  u: ['u', '\u00fa', '\u01d6'],
+  o: ['o', '\u043e', '\u03bf', '\uff4f', '\u00f6', '\u03cc'],
   p: ['p', '\u0440', '\u03c1', '\uff50'],
   s: ['s', '\u0455', '\uff53'],
   x: ['x', '\u0445', '\uff58'],

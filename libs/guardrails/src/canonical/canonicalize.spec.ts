@@ -79,7 +79,7 @@ describe('canonicalize', () => {
     expect(text('ignore\u00a0previous\u2003instructions')).toBe('ignore previous instructions');
     expect(text('\u0456gn\u043er\u0435 previous')).toBe('ignore previous');
     expect(text('\u0440\u0430\u0443\u0440\u0430l')).toBe('paypal');
-    expect(text('e\u0301')).toBe('\u00e9');
+    expect(text('e\u0301')).toBe('e');
     expect(text('\ufb01le \u2460 \u{1d41a}')).toBe('file 1 a');
     expect(text('\u0661\u0662\u0663')).toBe('123');
     expect(text('a\u2014b\u2212c')).toBe('a-b-c');
@@ -92,7 +92,19 @@ describe('canonicalize', () => {
     expect(text('\u2789')).toBe('10');
     // Marks that belong to another script's letters stay.
     expect(text('\u0915\u093f')).toBe('\u0915\u093f');
-    expect(text('e\u0301\u0332')).toBe('\u00e9');
+    expect(text('e\u0301\u0332')).toBe('e');
+  });
+
+  it('reads a letter of Latin, Greek, Cyrillic or Armenian composed with its accent as its base letter', () => {
+    expect(text('h\u00fanter2')).toBe('hunter2');
+    expect(text('hu\u0301nter2')).toBe('hunter2');
+    expect(text('Ti\u1ebfng Vi\u1ec7t')).toBe('Tieng Viet');
+    expect(text('\uff28\u00fanter')).toBe('Hunter');
+    // Letters with no decomposition, symbols and other scripts stay.
+    expect(text('\u00df \u00f8 \u2260 \u0915\u093f \u30ac')).toBe('\u00df \u00f8 \u2260 \u0915\u093f \u30ac');
+    // Masking the match masks the accented letter whole.
+    const c = canonicalize('pw: h\u00fanter2!');
+    expect(c.toOriginal(4, 11)).toEqual([4, 11]);
   });
 
   it('decodes tag characters in place to the ASCII they spell', () => {
@@ -212,5 +224,8 @@ describe('canonicalizePattern', () => {
     check('a\u00a0b', 'a b');
     check('[\u0430-\u044f]+', '\u0440\u0430\u0443');
     check('\uff21+', 'AAA');
+    check('caf\u00e9', 'cafe');
+    check('caf\u00e9', 'cafe\u0301');
+    check('[\u00e0-\u00ff]', 'e');
   });
 });

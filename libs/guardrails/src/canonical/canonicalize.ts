@@ -19,7 +19,9 @@
  *    stand after a digit of any script or a Latin, Greek, Cyrillic, Armenian or script-neutral base
  *    (a keycap U+20E3 on a digit, an underline U+0332 under a letter) are decoration a reader looks
  *    through: dropped, as are the marks of a segment that is nothing but marks (more than
- *    MAX_ATTACHED after one base).
+ *    MAX_ATTACHED after one base). A letter of those scripts that NFKC composed with its accent
+ *    (Unicode's canonical decomposition: "é", "ñ", "ά", "й") is read as its base letter: a reader
+ *    sees "húnter2" as "hunter2", as it would "hu\u0301nter2" once its mark is dropped.
  * 3. Each code point of the result is folded: any remaining space separator becomes " ", line and
  *    paragraph separators "\n", dashes and minus signs "-", decimal digits of any script their
  *    ASCII digit, circled and other digit forms NFKC leaves alone (DIGIT_FORMS) their digits, and
@@ -154,6 +156,8 @@ const LINE_BREAK = /^[\p{Zl}\p{Zp}]$/u;
 const DASH = /^\p{Pd}$/u;
 const DIGIT = /^\p{Nd}$/u;
 const MARKS = /\p{M}/gu;
+/** Letters whose composed accents are read through (step 2). */
+const ACCENTED_SCRIPT_LETTER = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
 /** Bases whose leftover marks are decoration (step 2). */
 const PLAIN_SCRIPT_BASE =
   /^[\p{Nd}\p{Script=Latin}\p{Script=Common}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
@@ -368,6 +372,7 @@ function canonicalSegment(segment: string): string {
   if (isTag(first)) return tagText(first);
   let normal = segment.replace(IGNORABLES, '').normalize('NFKC');
   if (MARK.test(String.fromCodePoint(normal.codePointAt(0) ?? 0x20))) normal = normal.replace(MARKS, '');
+  else if (ACCENTED_SCRIPT_LETTER.test(normal)) normal = normal.normalize('NFD').replace(MARKS, '');
   else if (normal.length > 1 && PLAIN_SCRIPT_BASE.test(normal)) {
     const base = String.fromCodePoint(normal.codePointAt(0) as number);
     normal = base + normal.slice(base.length).replace(MARKS, '');
