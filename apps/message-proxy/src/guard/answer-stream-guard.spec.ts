@@ -219,17 +219,47 @@ describe('AnswerStreamGuard', () => {
     ];
     expect(run(guardFor('block'), unknown).stop).toBe('unreadable');
     const passed = guardFor('block', 32, true);
+    const textStart: StreamEvent = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
     expect(
-      run(passed, [{ type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: 1 } }]).stop,
+      run(passed, [textStart, { type: 'content_block_delta', index: 0, delta: { type: 'hologram_delta', x: 1 } }]).stop,
     ).toBeUndefined();
     expect(passed.unreadable).toEqual([expect.objectContaining({ type: 'delta/hologram_delta' })]);
   });
 
   it('treats a delta type named like an inherited property as content it does not know', () => {
     const input: StreamEvent[] = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'constructor', text: SECRET } },
     ];
     expect(run(guardFor('block'), input).stop).toBe('unreadable');
+  });
+
+  it('refuses blocks out of the order the API sends them: a block started twice, a delta for a block not open', () => {
+    const start = (index: number, text = ''): StreamEvent => ({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'text', text },
+    });
+    const delta = (index: number, text: string): StreamEvent => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'text_delta', text },
+    });
+    const stop = (index: number): StreamEvent => ({ type: 'content_block_stop', index });
+    for (const [input, stopped] of [
+      // The client shows block 0 "abc" and, apart, "hunter2"; read joined they were "abchunter2".
+      [[start(0), delta(0, 'abc'), stop(0), start(0, 'hunter2'), stop(0)], true],
+      // "hunt" and "er2" both go into the client's block 0, around block 1.
+      [[start(0), delta(0, 'hunt'), start(1), delta(1, 'x'), stop(1), delta(0, 'er2'), stop(0)], true],
+      [[start(0), stop(0), delta(0, 'late')], true],
+      [[start(1)], true],
+      [[start(0), delta(0, 'a'), stop(0), start(1), delta(1, 'b'), stop(1)], false],
+    ] as const) {
+      for (const reader of [asProxyReads, parsedWhole]) {
+        for (const guard of [streamGuard([entry('block', ['\\bhunter2\\b'])], () => true), guardFor(null)])
+          expect(run(guard, [...input], reader).stop).toBe(stopped ? 'malformed' : undefined);
+      }
+    }
   });
 
   it('joins small deltas that wait for the same scan into one event, and keeps a delta with other fields apart', () => {
@@ -340,6 +370,46 @@ describe('AnswerStreamGuard', () => {
       );
       expect(clean.stop).toBeUndefined();
       expect(readable(clean.out)).toBe(`${run1}abc`);
+    });
+
+    it('makes up no match where it cuts a long block that has no edge near the cut', () => {
+      const pii = entry('block');
+      const card = () =>
+        streamGuard(
+          [{ ...pii, type: 'pii', resolvedVersion: { ...pii.resolvedVersion, config: { type: 'pii' } } }],
+          () => true,
+        );
+      // Whatever the cut, one of these lengths puts it right at the match, which then reads as
+      // standing alone; it does not reach the block's end, so alone it reads as joined.
+      for (let after = 40; after <= 200; after += 1) {
+        for (const [guard, first] of [
+          [wholeWord('block'), `${'x'.repeat(3000)}${WORD}${'\u0436'.repeat(after)}`],
+          [wholeWord('redact'), `${'x'.repeat(3000)}${WORD}${'\u0436'.repeat(after)}`],
+          [card(), `${'7'.repeat(2000)}4111111111111111${'\u3002'.repeat(after)}`],
+        ] as const) {
+          const { out, stop } = run(
+            guard,
+            events([
+              { kind: 'text', parts: [first] },
+              { kind: 'text', parts: ['abc'] },
+            ]),
+          );
+          expect(stop).toBeUndefined();
+          expect(readable(out)).toBe(`${first}abc`);
+        }
+      }
+    });
+
+    it("reads a delta's text as its own block's only under the block's own field", () => {
+      // A thinking block, then a text delta whose extra field is named like the thinking block's:
+      // that field is a part of its own, and "hunter2" stands alone in it.
+      const input: StreamEvent[] = [
+        { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'abc' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '', thinking: WORD } },
+        { type: 'content_block_stop', index: 0 },
+      ];
+      expect(run(wholeWord('block'), input).stop).toBe('blocked');
     });
 
     it('leaves blocks that meet at an edge, or meet without a match, as they came', () => {

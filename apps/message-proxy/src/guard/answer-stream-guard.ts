@@ -133,10 +133,21 @@ export class AnswerStreamGuard {
   /** `content[<index>]` per block index, made once. */
   private readonly blockWhere: string[] = [];
   private readonly deliveredText: string[] = [];
+  /** Characters of the answer's text delivered so far (the length of `deliveredText` joined). */
+  private deliveredLength = 0;
   readonly unreadable: Unreadable[] = [];
   private stopped = false;
   /** The part text was last added to. */
   private part?: Part;
+  /**
+   * The block started and not yet stopped (-1: none), and how many blocks started: blocks come one
+   * after the other, indexed from 0, as the API sends them. A client puts each start's block at
+   * its index and each delta into its index's block, so a block started twice, or a delta for
+   * another block than the open one, would put text side by side for the client that the guard
+   * read apart (or the other way round): such a stream is malformed.
+   */
+  private openBlock = -1;
+  private blocksStarted = 0;
   /** A part's end scanned on its own: long enough for any match the stream can see, with its context. */
   private readonly tailMax: number;
 
@@ -150,7 +161,9 @@ export class AnswerStreamGuard {
       this.scan = guard.stream(cap);
       this.room = this.scan.untilScan;
     }
-    this.tailMax = cap + EDGE_CONTEXT;
+    // The cut may move up to EDGE_CONTEXT on to an edge: what is left still holds a match of `cap`
+    // ending within EDGE_CONTEXT of the part's end.
+    this.tailMax = cap + 2 * EDGE_CONTEXT;
   }
 
   /** The answer's text as the client received it (masked where redacted). */
@@ -175,6 +188,8 @@ export class AnswerStreamGuard {
   }
 
   private pushDelta(index: number, field: 'text' | 'thinking', text: string, event: StreamEvent | ContentDelta) {
+    const outOfOrder = this.outOfOrder('content_block_delta', index);
+    if (outOfOrder) return this.stop('malformed', outOfOrder);
     if (!this.scan && this.head === this.queue.length) {
       // No response scanner and nothing queued: it leaves as it came.
       this.deliverText(this.length, text);
@@ -201,6 +216,8 @@ export class AnswerStreamGuard {
     if (blockEvent && !(isCount(event.index) && event.index >= 0))
       return malformed(`a ${event.type} event whose index is not a block index`);
     const index = blockEvent ? (event.index as number) : -1;
+    const outOfOrder = blockEvent ? this.outOfOrder(event.type, index) : undefined;
+    if (outOfOrder) return malformed(outOfOrder);
     // Every field of an event but the one its type reads below is scanned too (walkFields): what
     // the API does not define, identifiers, the model's name, stop sequences, long numbers.
     const where = index >= 0 ? (this.blockWhere[index] ??= `content[${index}]`) : event.type;
@@ -216,10 +233,13 @@ export class AnswerStreamGuard {
         if (!isObject(block)) return malformed(`a content_block_start of block ${index} without a block`);
         if (['tool_use', 'server_tool_use', 'mcp_tool_use'].includes(String(block.type)))
           this.toolInputs.set(index, '');
-        return this.enqueue(event, mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)), {
-          owner: block,
-          index,
-        });
+        // A text or thinking block's own text, as its start brings it, is the start of the part its deltas go on.
+        const key = block.type === 'text' || block.type === 'thinking' ? block.type : undefined;
+        return this.enqueue(
+          event,
+          mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)),
+          key && { owner: block, index, key },
+        );
       }
       case 'content_block_delta': {
         const delta = event.delta;
@@ -236,6 +256,7 @@ export class AnswerStreamGuard {
           return this.enqueue(event, mergeWalks({ leaves: own, unreadable: [] }, rest, around), {
             owner: delta,
             index,
+            key: field,
           });
         }
         if (delta.type === 'input_json_delta') {
@@ -286,6 +307,21 @@ export class AnswerStreamGuard {
           ),
         );
     }
+  }
+
+  /** Why a block event is out of the API's order (see `openBlock`), else undefined; keeps the order. */
+  private outOfOrder(type: string, index: number): string | undefined {
+    if (type === 'content_block_start') {
+      if (this.openBlock >= 0) return `a content_block_start of block ${index} while block ${this.openBlock} is open`;
+      if (index !== this.blocksStarted)
+        return `a content_block_start of block ${index} where block ${this.blocksStarted} comes next`;
+      this.openBlock = index;
+      this.blocksStarted++;
+      return undefined;
+    }
+    if (index !== this.openBlock) return `a ${type} of block ${index}, which is not the open block`;
+    if (type === 'content_block_stop') this.openBlock = -1;
+    return undefined;
   }
 
   /**
@@ -359,11 +395,11 @@ export class AnswerStreamGuard {
     return undefined;
   }
 
-  /** `own`: the block or delta whose `text`/`thinking` is its block's own text (a part with the block's deltas). */
+  /** `own`: the block or delta whose field `key` is its block's own text (one part with the block's deltas). */
   private enqueue(
     event: StreamEvent,
     walk?: { leaves: TextLeaf[]; unreadable: Unreadable[] },
-    own?: { owner: object; index: number },
+    own?: { owner: object; index: number; key: string },
   ): { reason: 'unreadable'; detail: string } | undefined {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
@@ -379,8 +415,8 @@ export class AnswerStreamGuard {
         continue;
       }
       leaves.push({ ...leaf, start: this.length });
-      const ownText = own?.owner === leaf.owner && (leaf.key === 'text' || leaf.key === 'thinking');
-      this.partText(ownText ? `${own.index}/${leaf.key}` : undefined, this.length, leaf.text);
+      const ownText = own?.owner === leaf.owner && leaf.key === own.key;
+      this.partText(ownText ? `${own.index}/${own.key}` : undefined, this.length, leaf.text);
       this.length += leaf.text.length;
       this.toScan(leaf.text);
     }
@@ -467,13 +503,15 @@ export class AnswerStreamGuard {
       tail = tail.slice(at);
       from += at;
     }
-    const verdict = this.guard.scan(tail, from);
+    // Only a match that reaches the part's end, its context included, can read differently alone
+    // than joined; one further back is the join's (or, read from a cut that is no edge, no match).
+    const nearEnd = part.end - EDGE_CONTEXT;
+    const verdict = this.guard.scan(tail, from, (m) => m[1] > nearEnd);
     if (verdict.blocked) this.blocked = true;
     if (verdict.redactions.length === 0) return;
     // What the join found already left masked; anything else of a match that has left is a leak.
-    const delivered = this.delivered;
     const leftUnmasked = ([s, e]: Span) =>
-      s < this.released && /[^*]/.test(delivered.slice(s, Math.min(e, this.released)));
+      s < this.released && /[^*]/.test(this.deliveredSince(s).slice(0, Math.min(e, this.released) - s));
     if (verdict.redactions.some(leftUnmasked)) this.blocked = true;
     else this.masks.push(...verdict.redactions);
   }
@@ -577,7 +615,22 @@ export class AnswerStreamGuard {
   private deliverText(start: number, text: string): string {
     const out = this.maskedText(start, text);
     this.deliveredText.push(out);
+    this.deliveredLength += out.length;
     return out;
+  }
+
+  /** What was delivered of the answer's text from offset `from` on (read from the end: `from` is recent). */
+  private deliveredSince(from: number): string {
+    const pieces: string[] = [];
+    let at = this.deliveredLength;
+    for (let k = this.deliveredText.length - 1; k >= 0 && at > from; k--) {
+      pieces.push(this.deliveredText[k]);
+      at -= this.deliveredText[k].length;
+    }
+    return pieces
+      .reverse()
+      .join('')
+      .slice(Math.max(0, from - at));
   }
 
   private maskedText(start: number, text: string): string {

@@ -163,12 +163,13 @@ export class DirectionGuard {
   }
 
   /** Scans `text`, which starts at offset `base` of the whole, in this thread. */
-  scan(text: string, base = 0): WindowVerdict {
+  scan(text: string, base = 0, keep?: (match: ScanMatch) => boolean): WindowVerdict {
     const live = this.live();
     return this.apply(
       live,
       runScanJob(jobOf(live, text, this.budget), (_, i) => live[i].scanner, this.budget),
       base,
+      keep,
     );
   }
 
@@ -231,7 +232,13 @@ export class DirectionGuard {
     return this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
   }
 
-  private apply(live: EntryState[], result: ScanJobResult, base: number): WindowVerdict {
+  /** `keep`: which matches count (in the text's offsets plus `base`); a scanner with none left passed. */
+  private apply(
+    live: EntryState[],
+    result: ScanJobResult,
+    base: number,
+    keep?: (match: ScanMatch) => boolean,
+  ): WindowVerdict {
     const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];
     let overLimit = false;
     result.scanners.forEach((o, i) => {
@@ -249,10 +256,15 @@ export class DirectionGuard {
         overLimit = true;
         return;
       }
-      const shifted = o.matches.map((m) => shift(m, base));
+      let shifted = o.matches.map((m) => shift(m, base));
+      let failed = o.failed;
+      if (keep) {
+        shifted = shifted.filter(keep);
+        failed = shifted.length > 0;
+      }
       for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
-      if (o.failed) s.failed = true;
-      window.push({ result: { outcome: o.failed ? 'failed' : 'passed', data: { matches: shifted } }, entry: s.entry });
+      if (failed) s.failed = true;
+      window.push({ result: { outcome: failed ? 'failed' : 'passed', data: { matches: shifted } }, entry: s.entry });
     });
     if (!this.enforcing) return { blocked: false, redactions: [] };
     const verdict = aggregateOutcome(window, this.direction);
