@@ -10,12 +10,14 @@ function escapeLiteral(text: string): string {
  * An RE2 pattern rewritten to match canonical text as the original pattern matches raw text:
  * its literal characters are put in canonical form (a Cyrillic "р" becomes "p", a fullwidth "Ａ"
  * becomes "A", a no-break space " "), and a bracketed class that holds a character (or range) with
- * a different canonical form also holds that form. Escapes, properties and ASCII are untouched, so
- * an ASCII pattern comes back unchanged.
+ * a different canonical form also holds that form (a negated class is left as it is: adding forms
+ * to it would exclude them too). A hex escape of a character beyond ASCII (`\x{e9}`, `\xe9`) is that
+ * character; other escapes, properties and ASCII are untouched, so an ASCII pattern without such
+ * escapes comes back unchanged.
  */
 export function canonicalizePattern(pattern: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(pattern)) return pattern;
+  if (/^[\x00-\x7f]*$/.test(pattern) && !/\\x(?:\{|[89a-fA-F])/.test(pattern)) return pattern;
   let out = '';
   // Literal code points outside classes, canonicalized together at the end of each run, so a
   // look-alike is folded or kept by its neighbours as it would be in the text.
@@ -32,6 +34,12 @@ export function canonicalizePattern(pattern: string): string {
       const width = cp > 0xffff ? 2 : 1;
       run.push(pattern.slice(i, i + width));
       i += width;
+      continue;
+    }
+    const hex = ch === '\\' ? hexEscape(pattern, i) : undefined;
+    if (hex && hex.cp >= 0x80) {
+      run.push(String.fromCodePoint(hex.cp));
+      i = hex.end;
       continue;
     }
     flush();
@@ -105,22 +113,77 @@ function classEnd(pattern: string, start: number): number {
   return Math.min(i + 1, pattern.length);
 }
 
+/** `\x{HHHH}` or `\xHH` at `at` (RE2's hex escapes): the code point and the index just past it. */
+function hexEscape(pattern: string, at: number): { cp: number; end: number } | undefined {
+  const m = /^\\x(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{2}))/.exec(pattern.slice(at, at + 11));
+  if (!m) return undefined;
+  const cp = parseInt(m[1] ?? m[2], 16);
+  return cp <= 0x10ffff ? { cp, end: at + m[0].length } : undefined;
+}
+
+/** Not a character in a class body: a class escape or property (`\d`, `\p{L}`, `[:alpha:]`). */
+const NOT_A_CHAR = -1;
+/** An unescaped `-`, which makes a range between two characters. */
+const RANGE_DASH = -2;
+
+/** The items of a class body: code points (escaped ones as the character they stand for), NOT_A_CHAR, RANGE_DASH. */
+function classItems(body: string): number[] {
+  const items: number[] = [];
+  let i = 0;
+  while (i < body.length) {
+    if (body[i] === '\\') {
+      const hex = hexEscape(body, i);
+      if (hex) {
+        items.push(hex.cp);
+        i = hex.end;
+        continue;
+      }
+      const next = body.codePointAt(i + 1);
+      if (next === undefined) break;
+      if (/[pP]/.test(body[i + 1]) && body[i + 2] === '{') {
+        const close = body.indexOf('}', i + 3);
+        items.push(NOT_A_CHAR);
+        i = close < 0 ? body.length : close + 1;
+      } else if (/[a-zA-Z0-9]/.test(body[i + 1])) {
+        items.push(NOT_A_CHAR);
+        i += /[pP]/.test(body[i + 1]) ? 3 : 2;
+      } else {
+        items.push(next);
+        i += next > 0xffff ? 3 : 2;
+      }
+      continue;
+    }
+    if (body.startsWith('[:', i)) {
+      const close = body.indexOf(':]', i + 2);
+      items.push(NOT_A_CHAR);
+      i = close < 0 ? i + 1 : close + 2;
+      continue;
+    }
+    if (body[i] === '-') {
+      items.push(RANGE_DASH);
+      i++;
+      continue;
+    }
+    const cp = body.codePointAt(i) as number;
+    items.push(cp);
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return items;
+}
+
 /** A class plus the canonical forms of the non-ASCII characters and ranges it names. */
 function canonicalClass(cls: string): string {
   if (!cls.endsWith(']')) return cls;
-  const extra = new Set<string>();
   const body = cls.slice(1, -1);
-  const chars = [...body];
-  for (let k = 0; k < chars.length; k++) {
-    const c = chars[k];
-    if (c === '\\') {
-      k++;
-      continue;
-    }
-    const isRange = chars[k + 1] === '-' && k + 2 < chars.length;
-    if (isRange) {
-      const lo = c.codePointAt(0) as number;
-      const hi = (chars[k + 2] === '\\' ? (chars[k + 3] ?? '') : chars[k + 2]).codePointAt(0) ?? lo;
+  // A negated class stays as written: the canonical forms added would be excluded as well.
+  if (body.startsWith('^')) return cls;
+  const extra = new Set<string>();
+  const items = classItems(body);
+  for (let k = 0; k < items.length; k++) {
+    const lo = items[k];
+    if (lo < 0) continue;
+    const hi = items[k + 1] === RANGE_DASH ? (items[k + 2] ?? NOT_A_CHAR) : NOT_A_CHAR;
+    if (hi >= 0) {
       for (const [from, to] of Object.entries(CONFUSABLES)) {
         const cp = from.codePointAt(0) as number;
         if (cp >= lo && cp <= hi) extra.add(to);
@@ -130,10 +193,10 @@ function canonicalClass(cls: string): string {
         for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++)
           addCanonical(String.fromCodePoint(cp), extra);
       }
-      k += chars[k + 2] === '\\' ? 3 : 2;
+      k += 2;
       continue;
     }
-    if ((c.codePointAt(0) as number) >= 0x80) addCanonical(c, extra);
+    if (lo >= 0x80) addCanonical(String.fromCodePoint(lo), extra);
   }
   if (extra.size === 0) return cls;
   return `${cls.slice(0, -1)}${[...extra].map((c) => escapeLiteral(c).replace('-', '\\-')).join('')}]`;

@@ -228,4 +228,21 @@ describe('canonicalizePattern', () => {
     check('caf\u00e9', 'cafe\u0301');
     check('[\u00e0-\u00ff]', 'e');
   });
+
+  it('reads a hex escape beyond ASCII as its character, in a class too, and leaves negated classes as written', () => {
+    const matches = (pattern: string, sample: string) =>
+      new RegExp(canonicalizePattern(pattern), 'u').test(text(sample));
+    // RE2's \x{...} is the same character as a literal; JavaScript's RegExp reads \u{...}.
+    const js = (p: string) => p.replace(/\\x\{([0-9a-f]+)\}/g, '\\u{$1}').replace(/\\x([89a-f][0-9a-f])/g, '\\u00$1');
+    const check = (pattern: string, sample: string, expected = true) =>
+      expect(new RegExp(js(canonicalizePattern(pattern)), 'u').test(text(sample))).toBe(expected);
+    check('caf\\x{e9}', 'the caf\u00e9');
+    check('caf\\xe9', 'the cafe');
+    check('[\\x{c0}-\\x{ff}]', '\u00e9');
+    check('p\\x{0430}y', 'pay');
+    check('h[^\u00e9]llo', 'hello');
+    expect(canonicalizePattern('h[^\u00e9]llo')).toBe('h[^\u00e9]llo');
+    expect(canonicalizePattern('caf\\x41')).toBe('caf\\x41');
+    expect(matches('[\\d\\-\u00e9]', 'e')).toBe(true);
+  });
 });

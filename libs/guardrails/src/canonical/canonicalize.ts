@@ -184,10 +184,11 @@ export interface CanonicalText {
 /** Canonical form of a whole text (see the module comment). Pure; linear in the text. */
 export function canonicalize(text: string): CanonicalText {
   if (ASCII_ONLY.test(text)) return identityOf(text);
-  if (allPlain(text)) {
-    // Every character is its own segment and canonical form: offsets are the same, and only
-    // look-alikes may change (one unit for one).
-    const folded = foldConfusables(text);
+  const unitForUnit = oneForOne(text);
+  if (unitForUnit !== undefined) {
+    // Every character is its own segment, its canonical form one unit: offsets are the same, and
+    // look-alikes fold one unit for one too.
+    const folded = foldConfusables(unitForUnit);
     if (folded === text) return identityOf(text);
     return { original: text, text: folded, identity: false, toOriginal: (start, end) => [start, Math.max(start, end)] };
   }
@@ -259,29 +260,53 @@ function isLow(c: number): boolean {
 }
 
 /**
- * Per BMP code unit: 1 when the character is its own segment and its own canonical form (it
- * attaches to nothing and NFKC and folding leave it), 2 otherwise; 0 until first asked.
- * Confusables count as 1: their folding keeps lengths and runs over the whole text afterwards.
+ * Per BMP code unit: PLAIN_SELF when the character is its own segment and its own canonical form
+ * (it attaches to nothing and NFKC and folding leave it), PLAIN_ONE when it is its own segment and
+ * its canonical form is one other BMP unit (`ONE_UNIT`: an accented letter, a fullwidth one, a
+ * no-break space, a digit of another script), PLAIN_NOT otherwise; 0 until first asked. Both kinds
+ * keep offsets. Confusables count as PLAIN_SELF: their folding keeps lengths and runs over the
+ * whole text afterwards.
  */
 const PLAIN = new Uint8Array(0x10000);
-for (let c = 0; c < 0x80; c++) PLAIN[c] = 1;
+const PLAIN_SELF = 1;
+const PLAIN_ONE = 2;
+const PLAIN_NOT = 3;
+const ONE_UNIT = new Uint16Array(0x10000);
+for (let c = 0; c < 0x80; c++) PLAIN[c] = PLAIN_SELF;
 
-function allPlain(text: string): boolean {
+/** `text` with each character in its one-unit canonical form (before look-alikes), or undefined when one has none. */
+function oneForOne(text: string): string | undefined {
+  let out = '';
+  let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 && !isPlain(c)) return false;
+    if (c < 0x80) continue;
+    const kind = plainKind(c);
+    if (kind === PLAIN_SELF) continue;
+    if (kind === PLAIN_NOT) return undefined;
+    out += text.slice(from, i) + String.fromCharCode(ONE_UNIT[c]);
+    from = i + 1;
   }
-  return true;
+  return from === 0 ? text : out + text.slice(from);
 }
 
-function isPlain(c: number): boolean {
+function plainKind(c: number): number {
   let v = PLAIN[c];
   if (v === 0) {
     const ch = String.fromCharCode(c);
-    v = isHigh(c) || isLow(c) || attaches(c) || canonicalSegment(ch) !== ch ? 2 : 1;
+    if (isHigh(c) || isLow(c) || attaches(c)) v = PLAIN_NOT;
+    else {
+      const canonical = canonicalSegment(ch);
+      const unit = canonical.charCodeAt(0);
+      if (canonical === ch) v = PLAIN_SELF;
+      else if (canonical.length === 1 && !isHigh(unit) && !isLow(unit)) {
+        v = PLAIN_ONE;
+        ONE_UNIT[c] = unit;
+      } else v = PLAIN_NOT;
+    }
     PLAIN[c] = v;
   }
-  return v === 1;
+  return v;
 }
 
 /** True when a code point joins the segment before it. */
@@ -425,11 +450,11 @@ export class CanonicalBuilder {
     }
     const firstPart = this.parts.length;
     const stop = final ? text.length : segmentsEnd(text);
-    let runStart = 0; // start of the current run of plain characters
+    let runStart = 0; // start of the current run of plain characters (each its own segment, one unit for one)
     let i = 0;
     while (i < stop) {
       const c = text.charCodeAt(i);
-      if (c < 0x80 || isPlain(c)) {
+      if (c < 0x80 || plainKind(c) !== PLAIN_NOT) {
         i++;
         continue;
       }
@@ -437,7 +462,7 @@ export class CanonicalBuilder {
       // An attaching character joins the plain character before it (a segment closed before it
       // was closed because it was full, so then this one starts a segment of its own).
       const segStart = i > runStart && attaches(cp) ? i - 1 : i;
-      if (segStart > runStart) this.pushIdentity(text.slice(runStart, segStart), base + runStart);
+      if (segStart > runStart) this.pushRun(text.slice(runStart, segStart), base + runStart);
       let e = segStart + ((text.codePointAt(segStart) as number) > 0xffff ? 2 : 1);
       let attached = 0;
       while (e < stop && attached < MAX_ATTACHED) {
@@ -449,9 +474,14 @@ export class CanonicalBuilder {
       this.pushSegment(canonicalSegment(text.slice(segStart, e)), base + segStart, base + e);
       runStart = i = e;
     }
-    if (stop > runStart) this.pushIdentity(text.slice(runStart, stop), base + runStart);
+    if (stop > runStart) this.pushRun(text.slice(runStart, stop), base + runStart);
     this.consumed = base + stop;
     return { added: this.parts.slice(firstPart).join(''), stop };
+  }
+
+  /** A run of plain characters: in their one-unit canonical forms, offsets kept. */
+  private pushRun(text: string, origStart: number): void {
+    this.pushIdentity(oneForOne(text) as string, origStart);
   }
 
   private pushIdentity(text: string, origStart: number): void {
