@@ -18,11 +18,16 @@ export class PromptRepository {
 
   /**
    * The same for many rows in one statement, the rows as one JSON parameter (Prisma's createMany
-   * builds and compiles a query per call, which cost more than the insert); answers how many were
-   * stored now.
+   * builds and compiles a query per call, which cost more than the insert), prepared once per
+   * connection (see PrismaService); answers how many were stored now.
    */
-  insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
-    return this.prisma.$executeRawUnsafe(INSERT_PROMPTS, jsonForPostgres(JSON.stringify(rows.map(asJson))));
+  async insertManyOnce(rows: Prisma.PromptCreateManyInput[]): Promise<number> {
+    const result = await this.prisma.pool.query({
+      name: 'insert_prompts',
+      text: INSERT_PROMPTS,
+      values: [jsonForPostgres(JSON.stringify(rows.map(asJson)))],
+    });
+    return result.rowCount ?? 0;
   }
 
   /** A page in (receivedAt, id) order; one extra row tells whether more follow. */
@@ -71,7 +76,8 @@ const COLUMNS: [field: keyof Prisma.PromptCreateManyInput, column: string, type:
   ['scannerResults', 'scanner_results', 'jsonb'],
 ];
 
-const INSERT_PROMPTS =
+/** The store's insert: rows as one JSON array parameter, a row already stored skipped (exported for bench/records/store.js). */
+export const INSERT_PROMPTS =
   `INSERT INTO "prompts"."prompts" (${COLUMNS.map(([, c]) => `"${c}"`).join(', ')}) ` +
   `SELECT ${COLUMNS.map(([f]) => `r."${f}"`).join(', ')} ` +
   `FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([f, , t]) => `"${f}" ${t}`).join(', ')}) ` +
