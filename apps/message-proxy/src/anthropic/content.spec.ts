@@ -190,7 +190,12 @@ describe('walkResponse', () => {
       content: [{ type: 'text', text: 'hi', extra: 'hunter2' }],
       stop_reason: 'stop_sequence',
       stop_sequence: 'hunter2',
-      usage: { input_tokens: 12, output_tokens: 4111111111111111 },
+      usage: {
+        input_tokens: 12,
+        output_tokens: 4111111111111111,
+        cache_read_input_tokens: 12345678,
+        cache_creation_input_tokens: 123456789,
+      },
       smuggled: { note: 'hunter2' },
     };
     const texts = found(walkResponse(answer));
@@ -202,12 +207,15 @@ describe('walkResponse', () => {
         'model=hunter2-model',
         'stop_sequence=hunter2',
         `usage.output_tokens=${CARD}`,
+        // Nine digits is no count a request or answer can hold, but it is an SSN written plainly.
+        'usage.cache_creation_input_tokens=123456789',
         'smuggled (key)=smuggled',
         'smuggled.note (key)=note',
         'smuggled.note=hunter2',
       ]),
     );
     expect(texts).not.toContain('usage.input_tokens=12');
+    expect(texts).not.toContain('usage.cache_read_input_tokens=12345678');
     expect(texts.some((t) => t.endsWith('=assistant') || t.endsWith('=message'))).toBe(false);
   });
 

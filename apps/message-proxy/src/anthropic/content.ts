@@ -560,12 +560,14 @@ function numberLeaf(walk: ContentWalk, owner: Container, key: string | number, w
 
 /**
  * A number the API types as a count or an index (token counts, block and character indices, an
- * exit code): an integer of at most nine digits is read as one, not scanned, so a scanner that
+ * exit code): an integer of at most eight digits is read as one, not scanned, so a scanner that
  * redacts long numbers does not rewrite an answer's usage into strings its client cannot read.
- * Any other number in such a field (a sixteen-digit "token count") is scanned like any number.
+ * Any other number in such a field (a nine-digit one, as an SSN written without dashes, or a
+ * sixteen-digit "token count") is scanned like any number: no body or answer the proxy passes
+ * holds a hundred million of anything.
  */
 export function isCount(n: unknown): n is number {
-  return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) < 1e9;
+  return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) < 1e8;
 }
 
 function leaf(
