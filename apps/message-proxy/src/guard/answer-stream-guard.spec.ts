@@ -254,6 +254,25 @@ describe('AnswerStreamGuard', () => {
       [[start(0), stop(0), delta(0, 'late')], true],
       [[start(1)], true],
       [[start(0), delta(0, 'a'), stop(0), start(1), delta(1, 'b'), stop(1)], false],
+      // The client's block 0 would be the message's "hunt" joined by the deltas' "er2".
+      [
+        [
+          {
+            type: 'message_start',
+            message: {
+              id: 'm',
+              type: 'message',
+              role: 'assistant',
+              model: 'm',
+              content: [{ type: 'text', text: 'hunt' }],
+            },
+          },
+          start(0, 'x'),
+          delta(0, 'er2'),
+          stop(0),
+        ],
+        true,
+      ],
     ] as const) {
       for (const reader of [asProxyReads, parsedWhole]) {
         for (const guard of [streamGuard([entry('block', ['\\bhunter2\\b'])], () => true), guardFor(null)])

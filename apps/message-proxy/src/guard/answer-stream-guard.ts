@@ -224,6 +224,10 @@ export class AnswerStreamGuard {
     switch (event.type) {
       case 'message_start':
         if (!isObject(event.message)) return malformed('a message_start whose message is not an object');
+        // The API starts a message with no content: a client would put blocks given here before
+        // the streamed ones, beside text the guard read apart from them.
+        if (Array.isArray(event.message.content) && event.message.content.length > 0)
+          return malformed('a message_start whose message already has content');
         return this.enqueue(
           event,
           mergeWalks(walkResponse(event.message), walkFields(event, event.type, MESSAGE_FIELD)),
