@@ -10,14 +10,15 @@ function escapeLiteral(text: string): string {
  * An RE2 pattern rewritten to match canonical text as the original pattern matches raw text:
  * its literal characters are put in canonical form (a Cyrillic "р" becomes "p", a fullwidth "Ａ"
  * becomes "A", a no-break space " "), and a bracketed class that holds a character (or range) with
- * a different canonical form also holds that form (a negated class is left as it is: adding forms
- * to it would exclude them too). A hex escape of a character beyond ASCII (`\x{e9}`, `\xe9`) is that
- * character; other escapes, properties and ASCII are untouched, so an ASCII pattern without such
- * escapes comes back unchanged.
+ * a different canonical form also matches that form (a negated class is left as it is: adding
+ * forms to it would exclude them too). A character beyond ASCII written as its code (`\x{e9}`,
+ * `\xe9`, `\u{e9}`, `\u00e9`, octal `\351`) is that character; other escapes, properties and ASCII
+ * are untouched, so an ASCII pattern without such escapes comes back unchanged.
  */
 export function canonicalizePattern(pattern: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(pattern) && !/\\x(?:\{|[89a-fA-F])/.test(pattern)) return pattern;
+  if (/^[\x00-\x7f]*$/.test(pattern) && !/\\(?:x\{|x[89a-fA-F]|u\{|u[0-9a-fA-F]{2}|[23][0-7]{2})/.test(pattern))
+    return pattern;
   let out = '';
   // Literal code points outside classes, canonicalized together at the end of each run, so a
   // look-alike is folded or kept by its neighbours as it would be in the text.
@@ -115,11 +116,16 @@ function classEnd(pattern: string, start: number): number {
 
 /** `\x{HHHH}` or `\xHH` at `at` (RE2's hex escapes): the code point and the index just past it. */
 function hexEscape(pattern: string, at: number): { cp: number; end: number } | undefined {
-  const m = /^\\x(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{2}))/.exec(pattern.slice(at, at + 11));
+  const m = CODE_ESCAPE.exec(pattern.slice(at, at + 11));
   if (!m) return undefined;
-  const cp = parseInt(m[1] ?? m[2], 16);
-  return cp <= 0x10ffff ? { cp, end: at + m[0].length } : undefined;
+  const cp = m[5] !== undefined ? parseInt(m[5], 8) : parseInt(m[1] ?? m[2] ?? m[3] ?? m[4], 16);
+  // Half of a surrogate pair written as two escapes is left as written.
+  return cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? { cp, end: at + m[0].length } : undefined;
 }
+
+/** A character written as its code: `\x{HHHH}`, `\xHH`, `\u{HHHH}`, `\uHHHH` (the pattern's `u` mode) or octal `\OOO`. */
+const CODE_ESCAPE =
+  /^\\(?:x\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|([0-3][0-7]{2}))/;
 
 /** Not a character in a class body: a class escape or property (`\d`, `\p{L}`, `[:alpha:]`). */
 const NOT_A_CHAR = -1;
@@ -199,7 +205,9 @@ function canonicalClass(cls: string): string {
     if (lo >= 0x80) addCanonical(String.fromCodePoint(lo), extra);
   }
   if (extra.size === 0) return cls;
-  return `${cls.slice(0, -1)}${[...extra].map((c) => escapeLiteral(c).replace('-', '\\-')).join('')}]`;
+  // A class of its own beside the one as written: added inside it, a character could meet a `-`
+  // there and make a range.
+  return `(?:${cls}|[${[...extra].map((c) => escapeLiteral(c).replace('-', '\\-')).join('')}])`;
 }
 
 function addCanonical(c: string, into: Set<string>): void {
