@@ -12,6 +12,9 @@ import { uniqueTenant, untypedRpc, waitFor, testNatsLogin } from '@bastion/testi
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import type { Logger } from 'pino';
+import type { PromptsConfig } from '../src/config';
+import { PrismaService } from '../src/prisma/prisma.service';
 import { PROMPTS_STORE_DURABLE } from '../src/store/prompt-record.consumer';
 import { promptRecord, publishRecords, startPromptsService } from '../../../test/support/prompts';
 import { testEnv } from '../../../test/support/stack';
@@ -291,6 +294,23 @@ describe('prompt store', () => {
     await expect(
       rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('survives Postgres dropping an idle connection of its pool before Prisma has used it, and closes the pool', async () => {
+    const warned: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => warned.push(args) } as unknown as Logger;
+    const prisma = new PrismaService({ DATABASE_URL: testEnv().DATABASE_URL } as PromptsConfig, logger);
+    try {
+      // The store's insert path: the pool alone, Prisma not yet connected.
+      const { rows } = await prisma.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await db.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      // Unheard, the pool's error would be an uncaught exception here.
+      await waitFor(async () => warned.length > 0 || undefined, 5000, "the pool's error");
+      expect((await prisma.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await prisma.onModuleDestroy();
+    }
+    expect(prisma.pool.ended).toBe(true);
   });
 
   it('answers its health check with the database and NATS', async () => {
