@@ -25,6 +25,6 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
-    if (!this.pool.ended) await this.pool.end();
+    if (!this.pool.ending) await this.pool.end();
   }
 }

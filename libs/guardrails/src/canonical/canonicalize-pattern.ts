@@ -17,7 +17,7 @@ function escapeLiteral(text: string): string {
  */
 export function canonicalizePattern(pattern: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(pattern) && !/\\(?:x\{|x[89a-fA-F]|u\{|u[0-9a-fA-F]{2}|[23][0-7]{2})/.test(pattern))
+  if (/^[\x00-\x7f]*$/.test(pattern) && !/\\(?:x\{|x[89a-fA-F]|u\{|u[0-9a-fA-F]{2}|[2-7][0-7]{2})/.test(pattern))
     return pattern;
   let out = '';
   // Literal code points outside classes, canonicalized together at the end of each run, so a
@@ -125,7 +125,7 @@ function hexEscape(pattern: string, at: number): { cp: number; end: number } | u
 
 /** A character written as its code: `\x{HHHH}`, `\xHH`, `\u{HHHH}`, `\uHHHH` (the pattern's `u` mode) or octal `\OOO`. */
 const CODE_ESCAPE =
-  /^\\(?:x\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|([0-3][0-7]{2}))/;
+  /^\\(?:x\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|([0-7]{3}))/;
 
 /** Not a character in a class body: a class escape or property (`\d`, `\p{L}`, `[:alpha:]`). */
 const NOT_A_CHAR = -1;

@@ -244,6 +244,8 @@ describe('canonicalizePattern', () => {
     check('caf\\u00e9', 'the caf\u00e9');
     check('caf\\u{e9}', 'the caf\u00e9');
     check('caf\\351', 'the caf\u00e9');
+    // RE2 reads three octal digits, up to \777 (U+01FF): "ǩ" reads "k".
+    check('caf\\751', 'the caf\u01e9');
     check('[\\u00e9]', 'e');
     // A class with a trailing "-" keeps it literal: the added forms stand in a class of their own.
     check('[\\x{e9}-]x', 'e' + 'x');
