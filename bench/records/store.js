@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // What the prompt store's insert costs Postgres per record: the statement sent unnamed (parsed and
 // planned each time, as Prisma sends a raw query) against the same statement prepared once per
-// connection (what the store does). CPU time of the Postgres backend, from /proc, per record;
-// a scratch database on DATABASE_URL's server with the prompts schema, dropped after.
+// connection (what the store does), on records mapped and encoded by the store's own code. CPU time
+// of the Postgres backend, from /proc, per record; a scratch database on DATABASE_URL's server
+// with the prompts schema, dropped after.
 //   pnpm build && node bench/records/store.js [-- --statements 2000 --group 4 --rounds 3]
 const { randomUUID } = require('node:crypto');
-const fs = require('node:fs');
-const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Client } = require(require.resolve('pg', { paths: [path.join(__dirname, '..', '..', 'apps', 'prompts')] }));
-const { INSERT_PROMPTS } = require('../../apps/prompts/dist/prompts/prompt.repository.js');
+const { Client } = require('pg');
+const { INSERT_PROMPTS, insertParameter } = require('../../apps/prompts/dist/prompts/prompt.repository.js');
+const { promptRow } = require('../../apps/prompts/dist/prompts/prompt.mapper.js');
+const { findServiceMigrations, migrate } = require('../../libs/persistence/dist/db/index.js');
+const { adminDatabaseUrl, cpuMs, root } = require('../support/stack');
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -23,8 +25,8 @@ const statements = Number(values.statements);
 const group = Number(values.group);
 const rounds = Number(values.rounds);
 
-/** A record as the store writes it: a guarded call with three scanners each way. */
-function row() {
+/** A record as the message proxy publishes it: a guarded call with three scanners each way. */
+function record() {
   const now = new Date().toISOString();
   const result = (scanDirection) => ({
     scannerId: randomUUID(),
@@ -37,15 +39,7 @@ function row() {
     completedDate: now,
     scannerVersionMeta: { id: randomUUID(), name: 'v_1', published: true, direction: 'both' },
   });
-  const answer = {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'm',
-    content: [{ type: 'text', text: 'echo: hello there' }],
-    stop_reason: 'end_turn',
-    usage: { input_tokens: 3, output_tokens: 5 },
-  };
+  const answer = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'echo: hi' }] };
   return {
     id: randomUUID(),
     tenant: 'bench',
@@ -64,36 +58,30 @@ function row() {
     type: 'prompt',
     source: 'vendor',
     receivedAt: now,
-    outcome: 'cleared',
-    response: 'echo: hello there',
-    files: [],
-    providerResult: { data: JSON.stringify(answer), statusCode: 200, sentDate: now, receivedDate: now },
-    scannerResults: ['request', 'request', 'request', 'response', 'response', 'response'].map(result),
+    result: {
+      outcome: 'cleared',
+      response: 'echo: hi',
+      files: [],
+      providerResult: { data: JSON.stringify(answer), statusCode: 200, sentDate: now, receivedDate: now },
+      scannerResults: ['request', 'request', 'request', 'response', 'response', 'response'].map(result),
+    },
   };
 }
 
-function backendCpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 async function main() {
-  const server = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  const server = adminDatabaseUrl();
   const db = `bench_store_${process.pid}`;
-  const admin = new Client({ connectionString: server.toString() });
+  const admin = new Client({ connectionString: server });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${db}`);
   const url = new URL(server);
   url.pathname = `/${db}`;
-  const c = new Client({ connectionString: url.toString() });
+  const c = new Client({ connectionString: url.href });
   try {
+    // The prompts service's migrations, applied as `pnpm start` applies them.
+    const prompts = findServiceMigrations(root).find((m) => m.service === 'prompts');
+    await migrate(url.href, prompts);
     await c.connect();
-    const migrations = path.join(__dirname, '..', '..', 'apps', 'prompts', 'prisma', 'migrations');
-    for (const dir of fs
-      .readdirSync(migrations)
-      .filter((d) => /^\d/.test(d))
-      .sort())
-      await c.query(fs.readFileSync(path.join(migrations, dir, 'migration.sql'), 'utf8'));
     const pid = (await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     const forms = { unnamed: {}, prepared: { name: 'insert_prompts' } };
     const figures = { unnamed: [], prepared: [] };
@@ -102,15 +90,15 @@ async function main() {
     );
     for (let r = 0; r < rounds; r++) {
       for (const [form, extra] of Object.entries(forms)) {
-        const before = backendCpuMs(pid);
+        const before = cpuMs(pid);
         const started = performance.now();
         for (let i = 0; i < statements; i++)
           await c.query({
             ...extra,
             text: INSERT_PROMPTS,
-            values: [JSON.stringify(Array.from({ length: group }, row))],
+            values: [insertParameter(Array.from({ length: group }, () => promptRow(record())))],
           });
-        const cpu = (backendCpuMs(pid) - before) / (statements * group);
+        const cpu = (cpuMs(pid) - before) / (statements * group);
         figures[form].push(cpu);
         console.log(
           `  round ${r + 1}, ${form.padEnd(8)}: ${cpu.toFixed(4)} ms of Postgres CPU per record, ${((performance.now() - started) / statements).toFixed(3)} ms per statement`,

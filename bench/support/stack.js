@@ -42,6 +42,12 @@ function cpuTicks(pid) {
   }
 }
 
+/** ms of CPU a process has spent so far (null once it is gone). */
+function cpuMs(pid) {
+  const ticks = cpuTicks(pid);
+  return ticks === null ? null : ticks * MS_PER_TICK;
+}
+
 /** CPU ticks per process name, Postgres backends of our database included. */
 async function snapshot(pg, dbName) {
   const out = new Map();
@@ -299,4 +305,6 @@ module.exports = {
   waitFor,
   statusOf,
   processes,
+  cpuMs,
+  adminDatabaseUrl,
 };

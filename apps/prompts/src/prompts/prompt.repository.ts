@@ -25,7 +25,7 @@ export class PromptRepository {
     const result = await this.prisma.pool.query({
       name: 'insert_prompts',
       text: INSERT_PROMPTS,
-      values: [jsonForPostgres(JSON.stringify(rows.map(asJson)))],
+      values: [insertParameter(rows)],
     });
     return result.rowCount ?? 0;
   }
@@ -82,6 +82,11 @@ export const INSERT_PROMPTS =
   `SELECT ${COLUMNS.map(([f]) => `r."${f}"`).join(', ')} ` +
   `FROM jsonb_to_recordset($1::jsonb) AS r(${COLUMNS.map(([f, , t]) => `"${f}" ${t}`).join(', ')}) ` +
   `ON CONFLICT ("id") DO NOTHING`;
+
+/** INSERT_PROMPTS's one parameter: the rows as one JSON array, as Postgres can store it. */
+export function insertParameter(rows: Prisma.PromptCreateManyInput[]): string {
+  return jsonForPostgres(JSON.stringify(rows.map(asJson)));
+}
 
 /** A row as JSON: dates as ISO strings, the database NULL of a JSON column as null. */
 function asJson(row: Prisma.PromptCreateManyInput): Record<string, unknown> {
