@@ -50,8 +50,9 @@ interface Pending {
  * start brings and its deltas), or one string of a walked event (a citation's, a tool input's).
  */
 interface Part {
-  /** Block index and field of a block's own text; undefined: a part of one string. */
-  key?: string;
+  /** Block index and field of a block's own text; block -1: a part of one string. */
+  block: number;
+  field?: string;
   /** Where it starts and ends in the answer's one scanned text. */
   start: number;
   end: number;
@@ -370,7 +371,7 @@ export class AnswerStreamGuard {
     const start = this.length;
     this.length += text.length;
     this.toScan(text);
-    this.partText(`${index}/${field}`, start, text);
+    this.partText(index, field, start, text);
     const last = this.queue.length > this.head ? this.queue[this.queue.length - 1] : undefined;
     if (last?.mergeInto === index && last.end === start && last.leaves[0].key === field && isPlainDelta(event)) {
       const leaf = last.leaves[0];
@@ -420,7 +421,7 @@ export class AnswerStreamGuard {
       }
       leaves.push({ ...leaf, start: this.length });
       const ownText = own?.owner === leaf.owner && leaf.key === own.key;
-      this.partText(ownText ? `${own.index}/${own.key}` : undefined, this.length, leaf.text);
+      this.partText(ownText ? own.index : -1, ownText ? own.key : undefined, this.length, leaf.text);
       this.length += leaf.text.length;
       this.toScan(leaf.text);
     }
@@ -454,17 +455,17 @@ export class AnswerStreamGuard {
   }
 
   /**
-   * `text` (at `start` of the answer's text) belongs to part `key` (undefined: one of its own). A
-   * new part that meets the one before letter to letter ends that one scanned on its own, and is
+   * `text` (at `start` of the answer's text) is of block `block`'s own `field` (block -1: a part of
+   * its own; compared, not joined into a key, as it runs per delta). A new part that meets the one before letter to letter ends that one scanned on its own, and is
    * scanned on its own from its start.
    */
-  private partText(key: string | undefined, start: number, text: string): void {
+  private partText(block: number, field: string | undefined, start: number, text: string): void {
     if (!this.scan || text === '') return;
     let part = this.part;
-    if (!part || key === undefined || part.key !== key) {
+    if (!part || block < 0 || part.block !== block || part.field !== field) {
       const meets = part !== undefined && !edgeHolds(lastOf(part), text[0]);
       if (part) this.endPart(part, meets);
-      part = this.part = { key, start, end: start, tail: [], tailLength: 0, aloneSafe: start };
+      part = this.part = { block, field, start, end: start, tail: [], tailLength: 0, aloneSafe: start };
       if (meets) part.alone = this.guard.stream(this.cap, start);
     }
     part.end += text.length;
