@@ -28,7 +28,7 @@ import { ERROR_TYPES, messageResponse, plainTurns, responseText } from '../anthr
 import { formatSse, SseParser, synthesizeStream } from '../anthropic/sse';
 import { ContentDelta, readStreamEvents } from '../anthropic/stream-event';
 import { AnswerStreamGuard, type StreamEvent } from '../guard/answer-stream-guard';
-import { type DirectionGuard, type GuardSummary, worstOutcome } from '../guard/direction-guard';
+import { type DirectionGuard, type GuardSummary, type WindowVerdict, worstOutcome } from '../guard/direction-guard';
 import { PromptRecorder } from '../records/prompt-recorder';
 import { ANTHROPIC_TYPE, upstreamError, UpstreamService } from '../upstream/upstream.service';
 import { type Exchange, ExchangeContext } from './exchange-context';
@@ -180,9 +180,7 @@ export class GuardedExchange {
       throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
-    const pieces = leafPieces(walk.leaves);
-    const joined = pieces.join('');
-    const verdict = await guard.checkParts(pieces, joined);
+    const { joined, verdict } = await checkLeaves(guard, walk.leaves);
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -378,9 +376,7 @@ export class GuardedExchange {
       source: req.source,
     });
     const guard = exchange.guard('request');
-    const pieces = leafPieces(walk.leaves);
-    const joined = pieces.join('');
-    const verdict = await guard.checkParts(pieces, joined);
+    const { joined, verdict } = await checkLeaves(guard, walk.leaves);
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
@@ -588,6 +584,16 @@ export function blockMessage(direction: 'request' | 'response', messages: string
       ? `: ${detail}`
       : '';
   return `the ${direction} was blocked by a guardrail${why}`;
+}
+
+/** Scans a walk's leaves as the parts of their join (DirectionGuard.checkParts); the join, and the verdict in its offsets. */
+async function checkLeaves(
+  guard: DirectionGuard,
+  leaves: readonly TextLeaf[],
+): Promise<{ joined: string; verdict: WindowVerdict }> {
+  const pieces = leafPieces(leaves);
+  const joined = pieces.join('');
+  return { joined, verdict: await guard.checkParts(pieces, joined) };
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
