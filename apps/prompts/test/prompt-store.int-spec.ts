@@ -110,8 +110,22 @@ describe('prompt store', () => {
       outcome: 'redacted',
       memory: ['Hi', 'Hello! How can I help?'],
       provider_result: { statusCode: 200, data: '{"content":"Paris."}' },
+      // Each result as one array of its fields (prompt.mapper's StoredResult).
       scanner_results: [
-        expect.objectContaining({ scannerId: 'card-numbers', outcome: 'failed', scanDirection: 'response' }),
+        [
+          'card-numbers',
+          'failed',
+          'response',
+          { type: 'regex', matches: [['4111111111111111', 11, 27]] },
+          'card number redacted',
+          false,
+          '2026-03-01T10:00:01.000Z',
+          '2026-03-01T10:00:01.002Z',
+          null,
+          '',
+          false,
+          null,
+        ],
       ],
     });
     const got = await rpc.call(
@@ -132,6 +146,17 @@ describe('prompt store', () => {
         scannerResults: record.result.scannerResults,
       },
     });
+    // A row stored before results were kept as arrays (objects, with their keys) reads the same.
+    await db.query('UPDATE prompts.prompts SET scanner_results = $2::jsonb WHERE id = $1', [
+      record.id,
+      JSON.stringify(record.result.scannerResults),
+    ]);
+    const before = await rpc.call(
+      untypedRpc<{ prompt: PromptView }>(PromptSubjects.get),
+      { principal: principal(tenant, 'viewer'), id: record.id },
+      'int-p1b',
+    );
+    expect(before.prompt.result.scannerResults).toEqual(got.prompt.result.scannerResults);
   });
 
   it('stores a record once however often it is delivered', async () => {

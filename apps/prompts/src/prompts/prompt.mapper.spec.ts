@@ -169,7 +169,7 @@ describe('prompt mapping', () => {
       const row = promptRow(
         record({ result: { ...record().result, scannerResults: [{ ...scanner, scannerVersionMeta: meta }] } }),
       );
-      expect((row.scannerResults as { scannerVersionMeta: unknown }[])[0].scannerVersionMeta).toEqual(ref);
+      expect((row.scannerResults as unknown[][])[0].slice(8)).toEqual(['v1', 'cards', true, 'both']);
       expect(promptView(stored(row)).result.scannerResults[0].scannerVersionMeta).toEqual({ ...ref, ...empty });
     }
     // A row stored before, with the whole meta, reads the same.
@@ -178,6 +178,23 @@ describe('prompt mapping', () => {
       scannerResults: [{ ...scanner, scannerVersionMeta: { ...ref, ...empty } }],
     };
     expect(promptView(stored(before)).result.scannerResults[0].scannerVersionMeta).toEqual({ ...ref, ...empty });
+  });
+
+  it('stores each scanner result as one array of its fields, no key names, and reads rows stored with objects the same', () => {
+    const ref = { id: 'v1', name: 'cards', published: true, direction: 'both' as const };
+    const results = [scanner, { ...scanner, scannerId: 's2', outcome: 'passed' as const, scannerVersionMeta: ref }];
+    const row = promptRow(record({ result: { ...record().result, scannerResults: results } }));
+    const json = JSON.stringify(row.scannerResults);
+    for (const key of ['scannerId', 'outcome', 'scanDirection', 'startedDate', 'scannerVersionMeta', 'published'])
+      expect(json).not.toContain(`"${key}"`);
+    const compact = promptView(stored(row)).result.scannerResults;
+    const before = promptView(stored({ ...row, scannerResults: results as never })).result.scannerResults;
+    expect(compact).toEqual(before);
+    expect(compact.map((r) => [r.scannerId, r.outcome, r.scannerVersionMeta?.name ?? null])).toEqual([
+      ['s1', 'failed', null],
+      ['s2', 'passed', 'cards'],
+    ]);
+    expect(compact[0]).toEqual({ ...scanner, scannerVersionMeta: null });
   });
 
   it('replaces NUL characters and unpaired surrogates, which Postgres cannot store, everywhere in the JSON of a record', () => {

@@ -59,7 +59,7 @@ export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput 
     providerResult: r.providerResult
       ? (providerResultView(r.providerResult as unknown as Loose) as Json)
       : Prisma.DbNull,
-    scannerResults: (r.scannerResults ?? []).map((s) => scannerResultRow(s as unknown as Loose)) as unknown as Json,
+    scannerResults: (r.scannerResults ?? []).map((s) => storedResult(s as unknown as Loose)) as unknown as Json,
   };
 }
 
@@ -71,7 +71,7 @@ export function promptView(p: Prompt): PromptView {
     files: asArray(p.files).map(fileView),
     providerResult:
       p.providerResult && typeof p.providerResult === 'object' ? providerResultView(p.providerResult as Loose) : null,
-    scannerResults: asArray(p.scannerResults).map(scannerResultView),
+    scannerResults: storedResults(p.scannerResults),
   };
   return {
     id: p.id,
@@ -105,7 +105,7 @@ export function scanView(p: Prompt): StoredScanView {
     externalMetadata: p.externalMetadata as Record<string, unknown>,
     extraInputs: p.extraInputs as Record<string, string>,
     type: 'scan',
-    result: { outcome: p.outcome as PromptOutcome, scannerResults: asArray(p.scannerResults).map(scannerResultView) },
+    result: { outcome: p.outcome as PromptOutcome, scannerResults: storedResults(p.scannerResults) },
   };
 }
 
@@ -143,8 +143,72 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
   };
 }
 
-function scannerResultView(s: Loose): ScannerResultView {
-  return recordedScannerResultView(scannerResultRow(s));
+/**
+ * A scanner result as a row keeps it: its fields in one array, in STORED_RESULT's order, not an
+ * object. A guarded call records a result per scanner and direction (six for three scanners both
+ * ways), and as objects their key names were most of the row's bytes, which Postgres parsed into
+ * jsonb, wrote and logged for every row. Rows stored before hold objects; both are read.
+ */
+type StoredResult = [
+  scannerId: string,
+  outcome: string,
+  scanDirection: string,
+  data: unknown,
+  message: string,
+  customConfig: boolean,
+  startedDate: string,
+  completedDate: string,
+  versionId: string | null,
+  versionName: string,
+  versionPublished: boolean,
+  versionDirection: string | null,
+];
+
+function storedResult(s: Loose): StoredResult {
+  const r = scannerResultRow(s);
+  const v = r.scannerVersionMeta;
+  return [
+    r.scannerId,
+    r.outcome,
+    r.scanDirection,
+    r.data,
+    r.message,
+    r.customConfig,
+    r.startedDate,
+    r.completedDate,
+    v ? v.id : null,
+    v ? v.name : '',
+    v ? v.published : false,
+    v ? (v.direction ?? null) : null,
+  ];
+}
+
+/** The spec's scanner results of a row's `scanner_results`, in either form a row may hold. */
+function storedResults(value: unknown): ScannerResultView[] {
+  if (!Array.isArray(value)) return [];
+  const views: ScannerResultView[] = [];
+  for (const s of value as unknown[]) {
+    if (Array.isArray(s)) views.push(recordedScannerResultView(scannerResultRow(fromStored(s as StoredResult))));
+    else if (s !== null && typeof s === 'object') views.push(recordedScannerResultView(scannerResultRow(s as Loose)));
+  }
+  return views;
+}
+
+function fromStored(s: StoredResult): Loose {
+  const [scannerId, outcome, scanDirection, data, message, customConfig, startedDate, completedDate] = s;
+  const [versionId, name, published, direction] = s.slice(8) as [string | null, string, boolean, string | null];
+  return {
+    scannerId,
+    outcome,
+    scanDirection,
+    data,
+    message,
+    customConfig,
+    startedDate,
+    completedDate,
+    scannerVersionMeta:
+      versionId === null ? null : { id: versionId, name, published, direction: direction ?? undefined },
+  };
 }
 
 /**
