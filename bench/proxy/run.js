@@ -13,6 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { guardCost } = require('./guard-cost');
+const { hopCost } = require('./hops');
 const { noisyNeighbour } = require('./noisy-neighbour');
 const {
   root,
@@ -64,7 +65,7 @@ const cfg = {
     promptBytes: int('BENCH_NOISY_PROMPT_BYTES', 1_040_000),
   },
 };
-const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard', 'noisy'];
+const SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'guard', 'hops', 'noisy'];
 const STACK_SECTIONS = ['load', 'service-call', 'first-text', 'per-mb', 'noisy'];
 const sectionsAsked = cfg.only.filter((o) => SECTIONS.includes(o));
 const rowFilters = cfg.only.filter((o) => !SECTIONS.includes(o));
@@ -370,6 +371,7 @@ async function main() {
         readSizes: cfg.guardReads,
         reps: cfg.guardReps,
       });
+    if (runs('hops')) await hopCost();
     if (!STACK_SECTIONS.some(runs)) return;
 
     const mockUrl = await startMock();
