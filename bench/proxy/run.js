@@ -474,6 +474,7 @@ async function main() {
             mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
             perProcess,
             nats: t.group === 'ours' && cpu.nats ? { ...cpu.nats, n } : undefined,
+            pg: t.group === 'ours' ? cpu.pg : undefined,
           });
           process.stderr.write(`  round ${round + 1}: ${t.name} ${mode}: ${f(m.rounds.at(-1).cpu, 3)} CPU ms/req\n`);
         }
@@ -498,6 +499,7 @@ async function main() {
           failed: m.failed + rps.non2xx + rps.errors + seq.failed,
           perProcess: mid.perProcess,
           nats: mid.nats,
+          pg: mid.pg,
         });
         const r = rows[rows.length - 1];
         process.stderr.write(
@@ -558,8 +560,10 @@ async function main() {
       console.log('\nNATS messages per request, into and out of our nats-server (its /varz), and KB:');
       for (const r of withNats) {
         const n = r.nats.n;
+        // Rows inserted per Postgres commit: how many records the prompt store writes per statement.
+        const perCommit = r.pg?.commits > 0 ? `; Postgres: ${f(r.pg.inserted / r.pg.commits, 1)} rows per commit` : '';
         console.log(
-          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} in ${f(r.nats.inMsgs / n, 1)} (${f(r.nats.inBytes / n / 1024, 1)} KB), out ${f(r.nats.outMsgs / n, 1)} (${f(r.nats.outBytes / n / 1024, 1)} KB)`,
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} in ${f(r.nats.inMsgs / n, 1)} (${f(r.nats.inBytes / n / 1024, 1)} KB), out ${f(r.nats.outMsgs / n, 1)} (${f(r.nats.outBytes / n / 1024, 1)} KB)${perCommit}`,
         );
       }
     }

@@ -61,6 +61,16 @@ async function snapshot(pg, dbName) {
     }
   }
   for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
+  // Transactions committed and rows inserted in our database so far (Postgres's cumulative statistics).
+  try {
+    const { rows: stats } = await pg.query(
+      'select xact_commit::float8 as commits, tup_inserted::float8 as inserted from pg_stat_database where datname = $1',
+      [dbName],
+    );
+    if (stats[0]) out.pg = stats[0];
+  } catch {
+    // No figures this time.
+  }
   const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
   for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
   return out;
@@ -97,7 +107,11 @@ function cpuBetween(before, after) {
     before.nats && after.nats
       ? Object.fromEntries(Object.keys(after.nats).map((k) => [k, after.nats[k] - before.nats[k]]))
       : undefined;
-  return { perProcess, perGroup, nats };
+  const pg =
+    before.pg && after.pg
+      ? { commits: after.pg.commits - before.pg.commits, inserted: after.pg.inserted - before.pg.inserted }
+      : undefined;
+  return { perProcess, perGroup, nats, pg };
 }
 
 function start(name, group, args, env = {}, opts = {}) {
