@@ -50,7 +50,11 @@ async function measure(op, pids, { sequential, requests, inFlight }) {
   return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), cpu: (cpu() - before) / requests };
 }
 
-async function hopCost({ sequential = 2000, requests = 20000, inFlight = 16 } = {}) {
+async function hopCost({
+  sequential = Number(process.env.BENCH_HOPS_SEQUENTIAL ?? 2000),
+  requests = Number(process.env.BENCH_HOPS_REQUESTS ?? 20000),
+  inFlight = 16,
+} = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-hops-'));
   const natsPort = await freePort();
   const httpPort = await freePort();

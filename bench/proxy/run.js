@@ -31,7 +31,11 @@ const {
 
 const int = (name, fallback) => (process.env[name] === undefined ? fallback : Number(process.env[name]));
 const cfg = {
-  warmup: int('BENCH_WARMUP', 3000),
+  // Requests per path before its rounds. Our apps' per-request code reaches V8's optimizing tier only
+  // after several thousand requests: after 3,000 the guarded JSON path cost 0.72-0.79 ms per request
+  // in its first two rounds of 6,000 and 0.47-0.55 in the next three (the same with the apps'
+  // TurboFan threshold lowered to 300 invocations: 0.58-0.60, then 0.53).
+  warmup: int('BENCH_WARMUP', 15000),
   requests: int('BENCH_REQUESTS', 6000),
   // Measured rounds per path, interleaved across the paths; each path's median round is its figure.
   loadRounds: Math.max(1, int('BENCH_LOAD_ROUNDS', 3) || 1),
@@ -476,7 +480,15 @@ async function main() {
             nats: t.group === 'ours' && cpu.nats ? { ...cpu.nats, n } : undefined,
             pg: t.group === 'ours' ? cpu.pg : undefined,
           });
-          process.stderr.write(`  round ${round + 1}: ${t.name} ${mode}: ${f(m.rounds.at(-1).cpu, 3)} CPU ms/req\n`);
+          // Each round's processes too: a round that costs more shows where.
+          const top = Object.entries(perProcess)
+            .filter(([, v]) => v >= 0.01)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `${k} ${f(v, 3)}`)
+            .join(', ');
+          process.stderr.write(
+            `  round ${round + 1}: ${t.name} ${mode}: ${f(m.rounds.at(-1).cpu, 3)} CPU ms/req${t.group === 'ours' ? ` (${top})` : ''}\n`,
+          );
         }
       }
       for (const t of chosen) {
