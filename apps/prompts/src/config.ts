@@ -1,5 +1,8 @@
 import { DatabaseConfig } from '@bastion/platform';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+
+export const SCANNER_RESULTS_FORMS = ['arrays', 'objects'] as const;
+export type ScannerResultsForm = (typeof SCANNER_RESULTS_FORMS)[number];
 
 export class PromptsConfig extends DatabaseConfig {
   /**
@@ -10,6 +13,16 @@ export class PromptsConfig extends DatabaseConfig {
   @Min(1)
   @Max(1000)
   PROMPTS_TEMPLATE_PROMPTS_LIMIT = 100;
+
+  /**
+   * How a stored prompt keeps its scanner results: `arrays` (each result one array of its fields,
+   * see prompt.mapper's StoredResult) or `objects` (the form of releases before 2026-11-27). Every
+   * release since reads both; a release before reads only objects, and shows the scanner results
+   * of rows stored as arrays empty. Upgrading a running deployment, keep `objects` until no replica
+   * of an earlier release runs and no rollback to one is wanted, then switch.
+   */
+  @IsIn(SCANNER_RESULTS_FORMS)
+  PROMPTS_SCANNER_RESULTS_FORM: ScannerResultsForm = 'arrays';
 }
 
 export const PROMPTS_CONFIG = Symbol('PROMPTS_CONFIG');

@@ -49,11 +49,16 @@ function record(over: Partial<PromptRecordedEvent> = {}): PromptRecordedEvent {
   } as PromptRecordedEvent;
 }
 
-/** What Postgres would give back for a stored row. */
+/** What Postgres would give back for a stored row: its JSON columns as JSON text would bring them back. */
 function stored(row: Prisma.PromptCreateManyInput): Prompt {
+  const json = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
   return {
     ...row,
-    providerResult: row.providerResult === Prisma.DbNull ? null : row.providerResult,
+    extraInputs: json(row.extraInputs),
+    externalMetadata: json(row.externalMetadata),
+    files: json(row.files),
+    scannerResults: json(row.scannerResults),
+    providerResult: row.providerResult === Prisma.DbNull ? null : json(row.providerResult),
     createdAt: new Date(),
   } as unknown as Prompt;
 }
@@ -195,6 +200,29 @@ describe('prompt mapping', () => {
       ['s2', 'passed', 'cards'],
     ]);
     expect(compact[0]).toEqual({ ...scanner, scannerVersionMeta: null });
+    // PROMPTS_SCANNER_RESULTS_FORM=objects: the form releases before read.
+    const objects = promptRow(record({ result: { ...record().result, scannerResults: results } }), 'objects');
+    expect(objects.scannerResults).toEqual([
+      { ...scanner, scannerVersionMeta: null },
+      { ...results[1], scannerVersionMeta: ref },
+    ]);
+    expect(promptView(stored(objects)).result.scannerResults).toEqual(compact);
+  });
+
+  it('reads a scanner_results value it did not write (not an array, odd elements, short arrays) without failing', () => {
+    const row = (scannerResults: unknown) =>
+      stored({ ...promptRow(record()), scannerResults: scannerResults as never });
+    expect(promptView(row(null)).result.scannerResults).toEqual([]);
+    expect(promptView(row({ a: 1 })).result.scannerResults).toEqual([]);
+    const odd = promptView(row([null, 3, 'x', [], ['s9'], [[1], 2, 3, [4], 5, 'yes', 6, 7, 8, 9, 10, 11]])).result
+      .scannerResults;
+    // Numbers, strings and null are not results; arrays are, with what they lack read as empty.
+    expect(odd).toHaveLength(3);
+    expect(odd[0]).toMatchObject({ scannerId: '', message: '', customConfig: false, scannerVersionMeta: null });
+    expect(odd[0].data).toEqual({ type: '', matches: [] });
+    expect(odd[1].scannerId).toBe('s9');
+    // A version id that is not a string is no version.
+    expect(odd[2]).toMatchObject({ scannerId: '1', data: { type: '', matches: [] }, scannerVersionMeta: null });
   });
 
   it('replaces NUL characters and unpaired surrogates, which Postgres cannot store, everywhere in the JSON of a record', () => {

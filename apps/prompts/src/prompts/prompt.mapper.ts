@@ -33,7 +33,7 @@ const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
 const UNSTORABLE_ESCAPE = /\\+u(?:0000|d[89a-f][0-9a-f]{2})/g;
 
 /** The row a prompt record is stored as: the spec's fields of the record, and nothing it did not say. */
-export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput {
+export function promptRow(e: PromptRecordedEvent, form: 'arrays' | 'objects' = 'arrays'): Prisma.PromptCreateManyInput {
   const r = e.result;
   return {
     id: e.id,
@@ -59,7 +59,9 @@ export function promptRow(e: PromptRecordedEvent): Prisma.PromptCreateManyInput 
     providerResult: r.providerResult
       ? (providerResultView(r.providerResult as unknown as Loose) as Json)
       : Prisma.DbNull,
-    scannerResults: (r.scannerResults ?? []).map((s) => storedResult(s as unknown as Loose)) as unknown as Json,
+    scannerResults: (r.scannerResults ?? []).map((s) =>
+      form === 'arrays' ? storedResult(s as unknown as Loose) : scannerResultRow(s as unknown as Loose),
+    ) as unknown as Json,
   };
 }
 
@@ -144,10 +146,12 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
 }
 
 /**
- * A scanner result as a row keeps it: its fields in one array, in STORED_RESULT's order, not an
- * object. A guarded call records a result per scanner and direction (six for three scanners both
- * ways), and as objects their key names were most of the row's bytes, which Postgres parsed into
- * jsonb, wrote and logged for every row. Rows stored before hold objects; both are read.
+ * A scanner result as a row keeps it (PROMPTS_SCANNER_RESULTS_FORM `arrays`): its fields in one
+ * array, in this order, not an object. A guarded call records a result per scanner and direction
+ * (six for three scanners both ways), and as objects their key names were most of the row's bytes,
+ * which Postgres parsed into jsonb, wrote and logged for every row. Rows may hold either form; both
+ * are read. The order is fixed: a field added later goes at the end, and a shorter array is read
+ * without it.
  */
 type StoredResult = [
   scannerId: string,
@@ -188,26 +192,26 @@ function storedResults(value: unknown): ScannerResultView[] {
   if (!Array.isArray(value)) return [];
   const views: ScannerResultView[] = [];
   for (const s of value as unknown[]) {
-    if (Array.isArray(s)) views.push(recordedScannerResultView(scannerResultRow(fromStored(s as StoredResult))));
+    if (Array.isArray(s)) views.push(recordedScannerResultView(scannerResultRow(fromStored(s))));
     else if (s !== null && typeof s === 'object') views.push(recordedScannerResultView(scannerResultRow(s as Loose)));
   }
   return views;
 }
 
-function fromStored(s: StoredResult): Loose {
+/** A StoredResult as a record's object; an array too short or of other types reads as empty fields, never fails. */
+function fromStored(s: unknown[]): Loose {
   const [scannerId, outcome, scanDirection, data, message, customConfig, startedDate, completedDate] = s;
-  const [versionId, name, published, direction] = s.slice(8) as [string | null, string, boolean, string | null];
+  const [versionId, name, published, direction] = s.slice(8);
   return {
     scannerId,
     outcome,
     scanDirection,
-    data,
+    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? data : undefined,
     message,
     customConfig,
     startedDate,
     completedDate,
-    scannerVersionMeta:
-      versionId === null ? null : { id: versionId, name, published, direction: direction ?? undefined },
+    scannerVersionMeta: typeof versionId === 'string' ? { id: versionId, name, published, direction } : null,
   };
 }
 

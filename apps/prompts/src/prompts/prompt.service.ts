@@ -13,7 +13,7 @@ import {
 import { decodeCursor, paginate } from '@bastion/persistence';
 import type { Logger } from 'pino';
 import { canSee, projectScope } from '../access/access';
-import { PROMPTS_LOGGER } from '../config';
+import { PROMPTS_CONFIG, PROMPTS_LOGGER, type PromptsConfig } from '../config';
 import type { Prompt } from '../generated/prisma/client';
 import { parsePromptFilters } from './prompt-filters';
 import { promptRow, promptView, scanView } from './prompt.mapper';
@@ -25,6 +25,7 @@ export class PromptService {
   constructor(
     private readonly prompts: PromptRepository,
     @Inject(PROMPTS_LOGGER) private readonly logger: Logger,
+    @Inject(PROMPTS_CONFIG) private readonly config: PromptsConfig,
   ) {}
 
   /**
@@ -32,13 +33,14 @@ export class PromptService {
    * error throws, so the event is not acknowledged and JetStream delivers it again.
    */
   async record(event: PromptRecordedEvent): Promise<void> {
-    const stored = await this.prompts.insertOnce(promptRow(event));
+    const stored = await this.prompts.insertOnce(promptRow(event, this.config.PROMPTS_SCANNER_RESULTS_FORM));
     if (!stored) this.logger.debug({ id: event.id }, 'prompt record already stored');
   }
 
   /** Stores many records in one statement; those already stored are skipped. */
   async recordMany(events: PromptRecordedEvent[]): Promise<void> {
-    await this.prompts.insertManyOnce(events.map(promptRow));
+    const form = this.config.PROMPTS_SCANNER_RESULTS_FORM;
+    await this.prompts.insertManyOnce(events.map((e) => promptRow(e, form)));
   }
 
   async list({ principal, limit, cursor, ...raw }: ListPromptsCommand): Promise<Page<'prompts', PromptView>> {
