@@ -475,6 +475,7 @@ async function main() {
           m.failed += load.non2xx + load.errors;
           m.rounds.push({
             cpu: (cpu.perGroup[t.group] ?? 0) / n,
+            systemCpu: (cpu.perGroupSystem[t.group] ?? 0) / n,
             mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
             perProcess,
             nats: t.group === 'ours' && cpu.nats ? { ...cpu.nats, n } : undefined,
@@ -502,6 +503,7 @@ async function main() {
           mode,
           group: t.group,
           cpu: mid.cpu,
+          systemCpu: mid.systemCpu,
           rounds: m.rounds.map((r) => r.cpu),
           mockCpu: mid.mockCpu,
           rps: rps.requests.average,
@@ -547,6 +549,15 @@ async function main() {
           `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${r.rounds.map((c) => f(c, 3)).join(' ')}${r.roundRatios.length ? `   x Portkey ${r.roundRatios.map((x) => f(x)).join(' ')}` : ''}`,
         );
       }
+    }
+    if (rows.some((r) => r.group !== 'mock')) {
+      // The kernel's share (system time: syscalls, socket writes and reads, wake-ups) against the
+      // process's own (user time), of each path's median round.
+      console.log("\nCPU ms per request in the median round, user + system (the kernel's work for the path):");
+      for (const r of rows.filter((x) => x.group !== 'mock'))
+        console.log(
+          `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${f(r.cpu - r.systemCpu, 3)} + ${f(r.systemCpu, 3)} (system ${f((100 * r.systemCpu) / r.cpu, 0)}%)`,
+        );
     }
     if (rows.length) console.log('\nCPU ms per request of our processes:');
     const names = [...new Set(rows.filter((r) => r.group === 'ours').flatMap((r) => Object.keys(r.perProcess)))];

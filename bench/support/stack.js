@@ -31,15 +31,21 @@ const APPS = stackApps({ lanes: process.env.BENCH_PROXY_LANES !== 'one' });
 const processes = [];
 const children = [];
 
-function cpuTicks(pid) {
+/** A process's CPU ticks so far, user and system (the kernel's work on its behalf: syscalls, sockets). */
+function cpuTicksSplit(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // After the command: state is field 3, utime field 14, stime field 15 (1-based over the whole line).
-    return Number(fields[11]) + Number(fields[12]);
+    return { user: Number(fields[11]), system: Number(fields[12]) };
   } catch {
     return null;
   }
+}
+
+function cpuTicks(pid) {
+  const t = cpuTicksSplit(pid);
+  return t === null ? null : t.user + t.system;
 }
 
 /** ms of CPU a process has spent so far (null once it is gone). */
@@ -60,7 +66,10 @@ async function snapshot(pg, dbName) {
       // No figures this time.
     }
   }
-  for (const p of processes) out.set(p.name, { group: p.group, ticks: cpuTicks(p.pid) ?? 0 });
+  for (const p of processes) {
+    const t = cpuTicksSplit(p.pid) ?? { user: 0, system: 0 };
+    out.set(p.name, { group: p.group, ticks: t.user + t.system, system: t.system });
+  }
   // Transactions committed and rows inserted in our database so far (Postgres's cumulative statistics).
   try {
     const { rows: stats } = await pg.query(
@@ -72,7 +81,10 @@ async function snapshot(pg, dbName) {
     // No figures this time.
   }
   const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
-  for (const { pid } of rows) out.set(`postgres:${pid}`, { group: 'ours', ticks: cpuTicks(pid) ?? 0, postgres: true });
+  for (const { pid } of rows) {
+    const t = cpuTicksSplit(pid) ?? { user: 0, system: 0 };
+    out.set(`postgres:${pid}`, { group: 'ours', ticks: t.user + t.system, system: t.system, postgres: true });
+  }
   return out;
 }
 
@@ -96,12 +108,15 @@ async function settle(group, maxMs = 20_000) {
 function cpuBetween(before, after) {
   const perProcess = {};
   const perGroup = {};
+  // Of perGroup, the system (kernel) time.
+  const perGroupSystem = {};
   for (const [name, a] of after) {
     const b = before.get(name);
     const ms = (a.ticks - (b ? b.ticks : 0)) * MS_PER_TICK;
     const key = a.postgres ? 'postgres backends' : name;
     perProcess[key] = (perProcess[key] ?? 0) + ms;
     perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
+    perGroupSystem[a.group] = (perGroupSystem[a.group] ?? 0) + (a.system - (b ? b.system : 0)) * MS_PER_TICK;
   }
   const nats =
     before.nats && after.nats
@@ -111,7 +126,7 @@ function cpuBetween(before, after) {
     before.pg && after.pg
       ? { commits: after.pg.commits - before.pg.commits, inserted: after.pg.inserted - before.pg.inserted }
       : undefined;
-  return { perProcess, perGroup, nats, pg };
+  return { perProcess, perGroup, perGroupSystem, nats, pg };
 }
 
 function start(name, group, args, env = {}, opts = {}) {
