@@ -371,3 +371,56 @@ describe('prompt store', () => {
     });
   });
 });
+
+describe('prompt store with PROMPTS_SCANNER_RESULTS_FORM=objects (while upgrading from a release that reads only objects)', () => {
+  let service: INestMicroservice | undefined;
+  let nc: NatsConnection;
+  let db: Client;
+
+  beforeAll(async () => {
+    service = await startPromptsService({ PROMPTS_SCANNER_RESULTS_FORM: 'objects' });
+    nc = await connectNats(testNatsLogin(), { name: 'int-prompts-objects' });
+    db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await nc?.close();
+    await service?.close();
+  });
+
+  it('stores scanner results as objects, the form an earlier release reads', async () => {
+    const tenant = uniqueTenant('objects');
+    const record = promptRecord(tenant, {
+      result: {
+        ...promptRecord(tenant).result,
+        scannerResults: [
+          {
+            scannerId: 'secrets',
+            outcome: 'passed',
+            scanDirection: 'request',
+            data: { type: 'keyword', matches: [] },
+            message: '',
+            customConfig: true,
+            startedDate: '2026-03-01T10:00:00.000Z',
+            completedDate: '2026-03-01T10:00:00.001Z',
+            scannerVersionMeta: { id: 'v-7', name: 'secrets v7', published: false, direction: 'request' },
+          },
+        ],
+      } as PromptRecordedEvent['result'],
+    });
+    await publishRecords(nc, [record]);
+    const stored = await waitFor(
+      async () => {
+        const { rows } = await db.query<{ scanner_results: unknown }>(
+          'SELECT scanner_results FROM prompts.prompts WHERE id = $1',
+          [record.id],
+        );
+        return rows[0];
+      },
+      5000,
+      'the record to be stored',
+    );
+    expect(stored.scanner_results).toEqual(record.result.scannerResults);
+  });
+});
