@@ -20,12 +20,12 @@ const path = require('node:path');
 const { connect } = require('@nats-io/transport-node');
 const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
 const { cpuMs, freePort, waitFor } = require('../support/stack');
+const { quantile } = require('../support/stats');
 
 const selfMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
 
 /** Sequential latency, then CPU per operation at `inFlight` at once, of `op` (after a warm-up). */
 async function measure(op, pids, { sequential, requests, inFlight }) {

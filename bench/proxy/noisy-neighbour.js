@@ -25,7 +25,7 @@ function hostilePrompt(bytes) {
   return unit.repeat(Math.floor(bytes / unit.length));
 }
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const { quantile } = require('../support/stats');
 const f = (x, d = 1) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
 /** One POST; resolves with its status and the ms from `scheduled` (a performance.now time) to its end. */

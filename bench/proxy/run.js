@@ -15,6 +15,7 @@ const autocannon = require('autocannon');
 const { guardCost } = require('./guard-cost');
 const { hopCost } = require('./hops');
 const { noisyNeighbour } = require('./noisy-neighbour');
+const { quantile } = require('../support/stats');
 const {
   root,
   start,
@@ -233,8 +234,6 @@ function timedRequest(target, body) {
     req.end(body);
   });
 }
-
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function sequential(target, stream, n) {
   const body = bodyFor('claude-bench', stream);

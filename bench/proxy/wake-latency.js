@@ -15,7 +15,7 @@ const WAKES = Number(process.env.WAKES ?? 2000);
 const BUSY = Number(process.env.BUSY ?? os.availableParallelism());
 const NICES = (process.env.NICES ?? '0 10 15 19').split(/\s+/).filter(Boolean).map(Number);
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const { quantile } = require('../support/stats');
 
 function spin() {
   let x = 0;

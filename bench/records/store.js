@@ -14,6 +14,7 @@ const { INSERT_PROMPTS, insertParameter } = require('../../apps/prompts/dist/pro
 const { promptRow } = require('../../apps/prompts/dist/prompts/prompt.mapper.js');
 const { findServiceMigrations, migrate } = require('../../libs/persistence/dist/db/index.js');
 const { adminDatabaseUrl, cpuMs, root } = require('../support/stack');
+const { quantile } = require('../support/stats');
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -111,7 +112,11 @@ async function main() {
         );
       }
     }
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const median = (xs) =>
+      quantile(
+        [...xs].sort((a, b) => a - b),
+        0.5,
+      );
     const m = Object.fromEntries(Object.entries(figures).map(([f, xs]) => [f, median(xs)]));
     console.log(
       `median ms per record: prepared ${m.prepared.toFixed(4)}; with scanner results as objects ${m['prepared, objects'].toFixed(4)} (${(m['prepared, objects'] / m.prepared).toFixed(2)}x); unnamed ${m.unnamed.toFixed(4)} (${(m.unnamed / m.prepared).toFixed(2)}x)`,

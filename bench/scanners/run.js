@@ -11,6 +11,7 @@ try {
   process.exit(1);
 }
 const { compileScanner } = guardrails;
+const { quantile } = require('../support/stats');
 
 const SIZES = [
   ['1 KB', 1024, 2],
@@ -81,7 +82,7 @@ function makeText(bytes, items) {
 }
 
 function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return quantile(sorted, p / 100);
 }
 
 /**

@@ -66,10 +66,7 @@ async function snapshot(pg, dbName) {
       // No figures this time.
     }
   }
-  for (const p of processes) {
-    const t = cpuTicksSplit(p.pid) ?? { user: 0, system: 0 };
-    out.set(p.name, { group: p.group, ticks: t.user + t.system, system: t.system });
-  }
+  for (const p of processes) out.set(p.name, cpuEntry(p.group, p.pid));
   // Transactions committed and rows inserted in our database so far (Postgres's cumulative statistics).
   try {
     const { rows: stats } = await pg.query(
@@ -81,11 +78,14 @@ async function snapshot(pg, dbName) {
     // No figures this time.
   }
   const { rows } = await pg.query('select pid from pg_stat_activity where datname = $1', [dbName]);
-  for (const { pid } of rows) {
-    const t = cpuTicksSplit(pid) ?? { user: 0, system: 0 };
-    out.set(`postgres:${pid}`, { group: 'ours', ticks: t.user + t.system, system: t.system, postgres: true });
-  }
+  for (const { pid } of rows) out.set(`postgres:${pid}`, { ...cpuEntry('ours', pid), postgres: true });
   return out;
+}
+
+/** A snapshot's entry for one process: its group, CPU ticks so far and the system ones among them (0 once it is gone). */
+function cpuEntry(group, pid) {
+  const t = cpuTicksSplit(pid) ?? { user: 0, system: 0 };
+  return { group, ticks: t.user + t.system, system: t.system };
 }
 
 /**
