@@ -5,6 +5,7 @@ import {
   PROXY_STREAM,
   ProxyEvents,
   type PromptRecordedEvent,
+  type ScannerResultRecord,
   type PromptView,
 } from '@bastion/contracts';
 import { connectNats, NatsRpcClient } from '@bastion/messaging';
@@ -21,6 +22,19 @@ import { testEnv } from '../../../test/support/stack';
 
 /** The prompt store on its own: records published to JetStream in, rows in Postgres out. */
 jest.setTimeout(30_000);
+
+/** A scanner result with its version, as the proxy records one. */
+const SECRETS_PASSED: ScannerResultRecord = {
+  scannerId: 'secrets',
+  outcome: 'passed',
+  scanDirection: 'request',
+  data: { type: 'keyword', matches: [] },
+  message: '',
+  customConfig: true,
+  startedDate: '2026-03-01T10:00:00.000Z',
+  completedDate: '2026-03-01T10:00:00.001Z',
+  scannerVersionMeta: { id: 'v-7', name: 'secrets v7', published: false, direction: 'request' },
+};
 
 describe('prompt store', () => {
   let service: INestMicroservice | undefined;
@@ -93,17 +107,7 @@ describe('prompt store', () => {
             completedDate: '2026-03-01T10:00:01.002Z',
             scannerVersionMeta: null,
           },
-          {
-            scannerId: 'secrets',
-            outcome: 'passed',
-            scanDirection: 'request',
-            data: { type: 'keyword', matches: [] },
-            message: '',
-            customConfig: true,
-            startedDate: '2026-03-01T10:00:00.000Z',
-            completedDate: '2026-03-01T10:00:00.001Z',
-            scannerVersionMeta: { id: 'v-7', name: 'secrets v7', published: false, direction: 'request' },
-          },
+          SECRETS_PASSED,
         ],
       } as PromptRecordedEvent['result'],
     });
@@ -394,19 +398,7 @@ describe('prompt store with PROMPTS_SCANNER_RESULTS_FORM=objects (while upgradin
     const record = promptRecord(tenant, {
       result: {
         ...promptRecord(tenant).result,
-        scannerResults: [
-          {
-            scannerId: 'secrets',
-            outcome: 'passed',
-            scanDirection: 'request',
-            data: { type: 'keyword', matches: [] },
-            message: '',
-            customConfig: true,
-            startedDate: '2026-03-01T10:00:00.000Z',
-            completedDate: '2026-03-01T10:00:00.001Z',
-            scannerVersionMeta: { id: 'v-7', name: 'secrets v7', published: false, direction: 'request' },
-          },
-        ],
+        scannerResults: [SECRETS_PASSED],
       } as PromptRecordedEvent['result'],
     });
     await publishRecords(nc, [record]);
