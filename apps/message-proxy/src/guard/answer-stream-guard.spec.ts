@@ -509,6 +509,56 @@ describe('AnswerStreamGuard', () => {
       }
     });
 
+    // The client's block text is its own text alone ("top sec" + "ret plan"): what else an event of
+    // the block carries (a citation, a title beside an empty text) is shown apart from it, so it
+    // must not stand inside that text in what the guard reads.
+    it.each<[string, StreamEvent[]]>([
+      [
+        'a citation between two text deltas',
+        [
+          start,
+          text('top sec'),
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x' } },
+          },
+          text('ret plan'),
+          stop,
+        ],
+      ],
+      [
+        'a title beside an empty text between two text deltas',
+        [
+          start,
+          text('top sec'),
+          { ...text(''), delta: { type: 'text_delta', text: '', title: 'zz' } },
+          text('ret plan'),
+          stop,
+        ],
+      ],
+      [
+        'a citation in the block start before the text goes on',
+        [
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: 'top sec', citations: [{ type: 'char_location', cited_text: 'x' }] },
+          },
+          text('ret plan'),
+          stop,
+        ],
+      ],
+    ])('blocks a match of the block text split by %s, and masks it when redacting', (_, input) => {
+      for (const read of [asProxyReads, parsedWhole]) {
+        expect(run(guardFor('block'), input, read).stop).toBe('blocked');
+        const redacted = run(guardFor('redact'), input, read);
+        expect(redacted.stop).toBeUndefined();
+        expect(JSON.stringify(redacted.out)).not.toMatch(/top sec|ret plan/);
+        expect(readable(redacted.out)).toContain('****');
+      }
+    });
+
     it.each<[string, StreamEvent[]]>([
       [
         'a delta without an index',

@@ -1,6 +1,7 @@
 import { maskSpans, type Span } from '@bastion/guardrails';
 import {
   applyWrites,
+  type ContentWalk,
   joinLeaves,
   isCount,
   isObject,
@@ -88,8 +89,9 @@ function splittableField(type: unknown): 'text' | 'thinking' | undefined {
 
 /**
  * Guards one streamed answer across all of its content blocks. Every delta that carries content
- * (text, thinking, tool input, citations, server-tool results) adds to one text, scanned as one,
- * so a match split across deltas, events or blocks is seen whole. An event leaves only once no
+ * (text, thinking, tool input, server-tool results) adds to one text, scanned as one, so a match
+ * split across deltas, events or blocks is seen whole; what a text or thinking block's events carry
+ * besides its own text (citations, titles) is scanned alone, as the client shows it apart. An event leaves only once no
  * match that could touch its text can still be in progress (the engines' stream scanner says where
  * that is: on clean prose a few characters; never more than the longest match the project's
  * response scanners can make, capped at `cap`). Redactions mask exactly the characters the client
@@ -149,6 +151,8 @@ export class AnswerStreamGuard {
    */
   private openBlock = -1;
   private blocksStarted = 0;
+  /** Whether the open block is a text or thinking block (see `besideOwnText`). */
+  private openIsText = false;
   /** A part's end scanned on its own: long enough for any match the stream can see, with its context. */
   private readonly tailMax: number;
 
@@ -240,9 +244,10 @@ export class AnswerStreamGuard {
           this.toolInputs.set(index, '');
         // A text or thinking block's own text, as its start brings it, is the start of the part its deltas go on.
         const key = block.type === 'text' || block.type === 'thinking' ? block.type : undefined;
+        this.openIsText = key !== undefined;
         return this.enqueue(
           event,
-          mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)),
+          this.besideOwnText(mergeWalks(walkBlock(block, where), walkFields(event, where, BLOCK_FIELD)), block, key),
           key && { owner: block, index, key },
         );
       }
@@ -258,11 +263,15 @@ export class AnswerStreamGuard {
           // (a text that is not a string with it).
           const own: TextLeaf[] = typeof text === 'string' && text ? [{ owner: delta, key: field, text, where }] : [];
           const rest = walkFields(delta, where, typeof text === 'string' ? FIELDS_OF[field] : undefined);
-          return this.enqueue(event, mergeWalks({ leaves: own, unreadable: [] }, rest, around), {
-            owner: delta,
-            index,
-            key: field,
-          });
+          return this.enqueue(
+            event,
+            this.besideOwnText(mergeWalks({ leaves: own, unreadable: [] }, rest, around), delta, field),
+            {
+              owner: delta,
+              index,
+              key: field,
+            },
+          );
         }
         if (delta.type === 'input_json_delta') {
           const partial = this.toolInputs.get(index);
@@ -277,14 +286,16 @@ export class AnswerStreamGuard {
           return undefined;
         }
         if (delta.type === 'signature_delta' || delta.type === 'citations_delta')
-          return this.enqueue(event, mergeWalks(walkFields(delta, where), around));
+          return this.enqueue(event, this.besideOwnText(mergeWalks(walkFields(delta, where), around)));
         // A delta type it does not know: refused, or passed flagged with its fields scanned.
         return this.enqueue(
           event,
-          mergeWalks(
-            { leaves: [], unreadable: [{ where, type: `delta/${String(delta.type)}`, kind: 'unknown' }] },
-            walkFields(delta, where),
-            around,
+          this.besideOwnText(
+            mergeWalks(
+              { leaves: [], unreadable: [{ where, type: `delta/${String(delta.type)}`, kind: 'unknown' }] },
+              walkFields(delta, where),
+              around,
+            ),
           ),
         );
       }
@@ -295,7 +306,9 @@ export class AnswerStreamGuard {
           const problem = this.enqueueToolInput(index, partial);
           if (problem) return problem;
         }
-        return this.enqueue(event, walkFields(event, where));
+        const walk = this.besideOwnText(walkFields(event, where));
+        this.openIsText = false;
+        return this.enqueue(event, walk);
       }
       case 'message_delta':
       case 'message_stop':
@@ -312,6 +325,21 @@ export class AnswerStreamGuard {
           ),
         );
     }
+  }
+
+  /**
+   * An event of the open text or thinking block: what it carries besides the block's own text
+   * (`owner[key]`), a citation's text, a title, a field beside an empty delta, is shown by the
+   * client apart from that text, so it is scanned alone rather than in the join, where it would
+   * stand inside the block's text and part it ("top sec", a citation, "ret plan"). The events of
+   * other blocks keep their texts in the join, as the client shows adjacent blocks' texts.
+   */
+  private besideOwnText(walk: ContentWalk, owner?: object, key?: string): ContentWalk {
+    if (!this.openIsText || !walk.leaves.some((l) => !l.alone && !(l.owner === owner && l.key === key))) return walk;
+    return {
+      ...walk,
+      leaves: walk.leaves.map((l) => (l.alone || (l.owner === owner && l.key === key) ? l : { ...l, alone: 'string' })),
+    };
   }
 
   /** Why a block event is out of the API's order (see `openBlock`), else undefined; keeps the order. */
