@@ -117,6 +117,15 @@ function readable(out: StreamEvent[]): string {
     .join('');
 }
 
+/** The tool input the client received, as one JSON text. */
+function readableJson(out: StreamEvent[]): string {
+  return out
+    .map((e) => e.delta as Record<string, unknown> | undefined)
+    .filter((d) => d?.type === 'input_json_delta')
+    .map((d) => String(d!.partial_json))
+    .join('');
+}
+
 /** Splits a text at random points into at least one piece. */
 const splits = (text: string) =>
   fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: 12 }).map((cuts) => {
@@ -331,6 +340,34 @@ describe('AnswerStreamGuard', () => {
   describe('blocks that meet letter to letter', () => {
     const WORD = 'hunter2';
     const wholeWord = (mode: RuntimeGuardrail['mode']) => streamGuard([entry(mode, ['\\bhunter2\\b'])], () => true);
+
+    it("scans a tool input's strings that meet letter to letter each once, whole, with no stream scanner per string", () => {
+      // A hostile upstream's tool input of many short strings, each meeting the next: a stream
+      // scanner apiece would cost the proxy its construction per string, outside the scan budget.
+      const input = Object.fromEntries([
+        ...Array.from({ length: 300 }, (_, i) => [`k${i}`, 'xa']),
+        ['w', WORD],
+        ['z', 'bx'],
+      ]);
+      const json = JSON.stringify(input);
+      for (const mode of ['block', 'redact'] as const) {
+        const direction = new DirectionGuard(
+          [entry(mode, ['\\bhunter2\\b'])],
+          compiledGuardrail,
+          'response',
+          true,
+          new ScanBudget(10_000),
+        );
+        const streams = jest.spyOn(direction, 'stream');
+        const { out, stop } = run(
+          new AnswerStreamGuard(direction, 32, () => true),
+          events([{ kind: 'tool', input: {}, parts: [json.slice(0, 100), json.slice(100)] }]),
+        );
+        expect(streams).toHaveBeenCalledTimes(1);
+        if (mode === 'block') expect(stop).toBe('blocked');
+        else expect(JSON.parse(readableJson(out)).w).toBe('*'.repeat(WORD.length));
+      }
+    });
     /** Lowercase words ending (or starting) with a letter, so each edge with the word hides it in the join. */
     const letters = fc
       .array(fc.constantFrom('ab', 'cd ', 'ef', ' gh', 'ij'), { minLength: 1, maxLength: 8 })

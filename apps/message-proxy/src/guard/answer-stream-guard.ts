@@ -62,10 +62,12 @@ interface Part {
   tailLength: number;
   /**
    * When it met the part before letter to letter: its own scan, from its start, as if the part
-   * before were not there; `aloneSafe` is where that scan says no finding can still start.
+   * before were not there; `aloneSafe` is where that scan says no finding can still start. A part
+   * of one string (whole when it arrives) is scanned alone at once instead (`whole`).
    */
   alone?: GuardStream;
   aloneSafe: number;
+  whole?: true;
 }
 
 /** Characters past the longest match a part's edge can change: the detectors read 16 around a match. */
@@ -494,7 +496,14 @@ export class AnswerStreamGuard {
       const meets = part !== undefined && !edgeHolds(lastOf(part), text[0]);
       if (part) this.endPart(part, meets);
       part = this.part = { block, field, start, end: start, tail: [], tailLength: 0, aloneSafe: start };
-      if (meets) part.alone = this.guard.stream(this.cap, start);
+      if (meets && block < 0) {
+        // One scan, within the scan budget, not a stream scanner per string (a hostile tool input
+        // of thousands of short strings would cost its construction each time, outside the budget).
+        this.takeVerdict(this.guard.scan(text, start));
+        part.whole = true;
+      } else if (meets) {
+        part.alone = this.guard.stream(this.cap, start);
+      }
     }
     part.end += text.length;
     part.tail.push(text);
@@ -520,7 +529,7 @@ export class AnswerStreamGuard {
       part.alone = undefined;
       return;
     }
-    if (!meets) return;
+    if (part.whole || !meets) return;
     let tail = part.tail.join('');
     let from = part.end - tail.length;
     if (tail.length > this.tailMax) {
@@ -550,9 +559,14 @@ export class AnswerStreamGuard {
   }
 
   private absorbAlone(part: Part, verdict: WindowVerdict & { safeUpTo: number }): void {
+    this.takeVerdict(verdict);
+    part.aloneSafe = Math.max(part.aloneSafe, verdict.safeUpTo);
+  }
+
+  /** A scan's verdict on text not yet released: a block stops the answer, redactions mask it as it leaves. */
+  private takeVerdict(verdict: WindowVerdict): void {
     if (verdict.blocked) this.blocked = true;
     if (verdict.redactions.length) this.masks.push(...verdict.redactions);
-    part.aloneSafe = Math.max(part.aloneSafe, verdict.safeUpTo);
   }
 
   private toScan(text: string): void {
@@ -575,8 +589,7 @@ export class AnswerStreamGuard {
   }
 
   private absorb(verdict: WindowVerdict & { safeUpTo: number }): void {
-    if (verdict.blocked) this.blocked = true;
-    if (verdict.redactions.length) this.masks.push(...verdict.redactions);
+    this.takeVerdict(verdict);
     this.safe = Math.max(this.safe, verdict.safeUpTo);
   }
 
