@@ -24,6 +24,7 @@ export * from './config/validate-scanner-config';
 export type { PiiDetectorId } from './detectors/pii/pii-detectors';
 export type { SecretsDetectorId } from './detectors/secrets/secrets-detectors';
 export { mergeSpans, maskSpans, type Span } from './engine/span';
+export { isHighSurrogate, isLowSurrogate } from './engine/text-boundaries';
 export * from './outcome/aggregate-outcome';
 export * from './outcome/apply-redactions';
 export * from './outcome/guardrail-policy';

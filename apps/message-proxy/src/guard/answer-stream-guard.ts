@@ -1,4 +1,4 @@
-import { maskSpans, type Span } from '@bastion/guardrails';
+import { isLowSurrogate, MATCH_CONTEXT, maskSpans, type Span } from '@bastion/guardrails';
 import {
   applyWrites,
   type ContentWalk,
@@ -54,12 +54,10 @@ interface Part {
   /** Block index and field of a block's own text; block -1: a part of one string. */
   block: number;
   field?: string;
-  /** Where it starts and ends in the answer's one scanned text. */
-  start: number;
+  /** Where it ends in the answer's one scanned text. */
   end: number;
-  /** Its last characters (at least `tailMax` of them, or all), gathered between trims. */
-  tail: string[];
-  tailLength: number;
+  /** Its last characters: at least `tailMax` of them (or all), at most twice that. */
+  tail: string;
   /**
    * When it met the part before letter to letter: its own scan, from its start, as if the part
    * before were not there; `aloneSafe` is where that scan says no finding can still start. A part
@@ -70,8 +68,8 @@ interface Part {
   whole?: true;
 }
 
-/** Characters past the longest match a part's edge can change: the detectors read 16 around a match. */
-const EDGE_CONTEXT = 64;
+/** Characters past the longest match a part's edge can change: a few times what the detectors read around a match. */
+const EDGE_CONTEXT = 4 * MATCH_CONTEXT;
 
 /** The fields of events and deltas their type reads itself (the rest are walked as API fields). */
 const MESSAGE_FIELD = new Set(['message']);
@@ -493,9 +491,9 @@ export class AnswerStreamGuard {
     if (!this.scan || text === '') return;
     let part = this.part;
     if (!part || block < 0 || part.block !== block || part.field !== field) {
-      const meets = part !== undefined && !edgeHolds(lastOf(part), text[0]);
+      const meets = part !== undefined && !edgeHolds(part.tail.at(-1), text[0]);
       if (part) this.endPart(part, meets);
-      part = this.part = { block, field, start, end: start, tail: [], tailLength: 0, aloneSafe: start };
+      part = this.part = { block, field, end: start, tail: '', aloneSafe: start };
       if (meets && block < 0) {
         // One scan, within the scan budget, not a stream scanner per string (a hostile tool input
         // of thousands of short strings would cost its construction each time, outside the budget).
@@ -506,13 +504,8 @@ export class AnswerStreamGuard {
       }
     }
     part.end += text.length;
-    part.tail.push(text);
-    part.tailLength += text.length;
-    if (part.tailLength > 2 * this.tailMax) {
-      const kept = part.tail.join('').slice(-this.tailMax);
-      part.tail = [kept];
-      part.tailLength = kept.length;
-    }
+    part.tail += text;
+    if (part.tail.length > 2 * this.tailMax) part.tail = part.tail.slice(-this.tailMax);
     if (part.alone) this.absorbAlone(part, part.alone.push(text));
   }
 
@@ -530,7 +523,7 @@ export class AnswerStreamGuard {
       return;
     }
     if (part.whole || !meets) return;
-    let tail = part.tail.join('');
+    let tail = part.tail;
     let from = part.end - tail.length;
     if (tail.length > this.tailMax) {
       // Cut where the part has an edge of its own, when there is one near, so the cut makes none.
@@ -712,14 +705,6 @@ function isPlainDelta(event: StreamEvent | ContentDelta): boolean {
   for (const k in event) if (k === 'type' || k === 'index' || k === 'delta') keys++;
   if (keys !== 3 || Object.keys(event).length !== 3) return false;
   return Object.keys(delta).length === 2;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function lastOf(part: Part): string | undefined {
-  return part.tail.at(-1)?.at(-1);
 }
 
 function eventOf(event: StreamEvent | ContentDelta): StreamEvent {

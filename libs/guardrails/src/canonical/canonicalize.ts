@@ -40,6 +40,7 @@
  * Cyrillic "р" or a Greek "ο" has those letters folded too (see canonicalizePattern), and
  * `\p{Cyrillic}` no longer matches the Cyrillic letters that look Latin.
  */
+import { isHighSurrogate, isLowSurrogate } from '../engine/text-boundaries';
 
 /** Attached code points per segment, as Unicode's stream-safe format (UAX #15) allows 30 non-starters. */
 export const MAX_ATTACHED = 30;
@@ -248,15 +249,7 @@ function segmentsEnd(text: string): number {
 
 /** UTF-16 units of the code point that ends at `k` (a surrogate pair is two). */
 function widthBefore(text: string, k: number): number {
-  return k >= 2 && isLow(text.charCodeAt(k - 1)) && isHigh(text.charCodeAt(k - 2)) ? 2 : 1;
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
+  return k >= 2 && isLowSurrogate(text.charCodeAt(k - 1)) && isHighSurrogate(text.charCodeAt(k - 2)) ? 2 : 1;
 }
 
 /**
@@ -294,12 +287,12 @@ function plainKind(c: number): number {
   let v = PLAIN[c];
   if (v === 0) {
     const ch = String.fromCharCode(c);
-    if (isHigh(c) || isLow(c) || attaches(c)) v = PLAIN_NOT;
+    if (isHighSurrogate(c) || isLowSurrogate(c) || attaches(c)) v = PLAIN_NOT;
     else {
       const canonical = canonicalSegment(ch);
       const unit = canonical.charCodeAt(0);
       if (canonical === ch) v = PLAIN_SELF;
-      else if (canonical.length === 1 && !isHigh(unit) && !isLow(unit)) {
+      else if (canonical.length === 1 && !isHighSurrogate(unit) && !isLowSurrogate(unit)) {
         v = PLAIN_ONE;
         ONE_UNIT[c] = unit;
       } else v = PLAIN_NOT;
@@ -364,7 +357,7 @@ const CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
 
 function codePointBefore(text: string, at: number): string {
   const low = text.charCodeAt(at - 1);
-  if (at >= 2 && isLow(low) && isHigh(text.charCodeAt(at - 2))) return text.slice(at - 2, at);
+  if (at >= 2 && isLowSurrogate(low) && isHighSurrogate(text.charCodeAt(at - 2))) return text.slice(at - 2, at);
   return text[at - 1];
 }
 

@@ -5,11 +5,11 @@
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]$/u;
 const DIGIT = /^[0-9]$/;
 
-function isHighSurrogate(code: number): boolean {
+export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-function isLowSurrogate(code: number): boolean {
+export function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 

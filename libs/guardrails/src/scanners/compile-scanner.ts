@@ -26,9 +26,10 @@ export function compileScanner(config: ScannerConfig, options: CompileOptions = 
   switch (config.type) {
     case 'regex': {
       const patterns = 'patterns' in config ? config.patterns : [config.pattern];
+      const sources = patterns.map(canonicalizePattern);
       const matcher = compileMatcher(
         config,
-        patterns.map((p) => ({ source: canonicalizePattern(p) })),
+        sources.map((source) => ({ source })),
       );
       const empty = matcher.emptyMatchRule();
       if (empty >= 0) {
@@ -37,7 +38,7 @@ export function compileScanner(config: ScannerConfig, options: CompileOptions = 
           { loc, msg: 'The pattern matches the empty string, so it would flag every text', type: 'value_error' },
         ]);
       }
-      const max = Math.max(...patterns.map((p) => analysePattern(canonicalizePattern(p)).maxLength));
+      const max = Math.max(...sources.map((source) => analysePattern(source).maxLength));
       return new EngineScanner('regex', matcher, (i) => i, max, options);
     }
     case 'keyword':

@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import { MATCH_CONTEXT, MATCH_LENGTH_CAP, maxMatchLength } from '../bounds/match-length';
+import { isHighSurrogate, isLowSurrogate } from '../engine/text-boundaries';
 import type { ScanDeadline } from '../budget/scan-deadline';
 import { StreamCanonicalizer } from '../canonical/canonicalize';
 import { MAX_SCAN_MATCHES } from '../config/scanner-limits';
@@ -448,10 +449,9 @@ class GuardedStream implements StreamScanner {
 
 function nextIndex(text: string, index: number): number {
   const c = text.charCodeAt(index);
-  return index + (c >= 0xd800 && c <= 0xdbff && isLowSurrogateAt(text, index + 1) ? 2 : 1);
+  return index + (isHighSurrogate(c) && isLowSurrogateAt(text, index + 1) ? 2 : 1);
 }
 
 function isLowSurrogateAt(text: string, index: number): boolean {
-  const c = text.charCodeAt(index);
-  return c >= 0xdc00 && c <= 0xdfff;
+  return isLowSurrogate(text.charCodeAt(index));
 }
