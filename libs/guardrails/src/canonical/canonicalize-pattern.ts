@@ -190,14 +190,13 @@ function canonicalClass(cls: string): string {
     if (lo < 0) continue;
     const hi = items[k + 1] === RANGE_DASH ? (items[k + 2] ?? NOT_A_CHAR) : NOT_A_CHAR;
     if (hi >= 0) {
-      for (const [from, to] of Object.entries(CONFUSABLES)) {
-        const cp = from.codePointAt(0) as number;
-        if (cp >= lo && cp <= hi) extra.add(to);
-      }
+      for (const [cp, to] of CONFUSABLE_POINTS) if (cp >= lo && cp <= hi) extra.add(to);
       if (hi >= 0x80) {
         // Fullwidth ASCII and other compatibility forms in a range fold to their ASCII letters.
-        for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++)
-          addCanonical(String.fromCodePoint(cp), extra);
+        for (let cp = Math.max(lo, 0x80); cp <= Math.min(hi, lo + 0x2000); cp++) {
+          const canonical = otherCanonical(cp);
+          if (canonical !== undefined) extra.add(canonical);
+        }
       }
       k += 2;
       continue;
@@ -211,6 +210,40 @@ function canonicalClass(cls: string): string {
 }
 
 function addCanonical(c: string, into: Set<string>): void {
+  const canonical = otherCanonical(c.codePointAt(0) as number);
+  if (canonical !== undefined) into.add(canonical);
+}
+
+/** CONFUSABLES by code point. */
+const CONFUSABLE_POINTS: [number, string][] = Object.entries(CONFUSABLES).map(([from, to]) => [
+  from.codePointAt(0) as number,
+  to,
+]);
+
+/**
+ * Each code point's canonical form when it is one other code point (else undefined), worked out
+ * once per process and kept: a class of many wide ranges (a thousand-character pattern holds
+ * about fifty `\x{80}-\x{10ffff}`) asks for thousands of code points per range, and a scanner has up
+ * to a hundred such patterns, compiled on every save and every load: a hundred of them took 3.5 s
+ * of compiling when each was worked out again. At most every code point once (0.7 s in all).
+ */
+/** Per code point: 0 not worked out yet, ITSELF, or OTHER (its form in canonicalForms). */
+const canonicalState = new Uint8Array(0x110000);
+const canonicalForms = new Map<number, string>();
+const ITSELF = 1;
+const OTHER = 2;
+
+function otherCanonical(cp: number): string | undefined {
+  const state = canonicalState[cp];
+  if (state === OTHER) return canonicalForms.get(cp);
+  if (state === ITSELF) return undefined;
+  const c = String.fromCodePoint(cp);
   const canonical = canonicalLiteral(c);
-  if (canonical !== c && [...canonical].length === 1) into.add(canonical);
+  if (canonical !== c && [...canonical].length === 1) {
+    canonicalState[cp] = OTHER;
+    canonicalForms.set(cp, canonical);
+    return canonical;
+  }
+  canonicalState[cp] = ITSELF;
+  return undefined;
 }
