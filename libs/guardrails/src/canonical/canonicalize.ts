@@ -159,9 +159,8 @@ const DIGIT = /^\p{Nd}$/u;
 const MARKS = /\p{M}/gu;
 /** Letters whose composed accents are read through (step 2). */
 const ACCENTED_SCRIPT_LETTER = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
-/** Bases whose leftover marks are decoration (step 2). */
-const PLAIN_SCRIPT_BASE =
-  /^[\p{Nd}\p{Script=Latin}\p{Script=Common}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}]/u;
+/** Other bases whose leftover marks are decoration (step 2; the scripts above have theirs read through). */
+const PLAIN_SCRIPT_BASE = /^[\p{Nd}\p{Script=Common}]/u;
 const TAG_FIRST = 0xe0000;
 const TAG_LAST = 0xe007f;
 // eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
