@@ -36,6 +36,7 @@ export {
 } from './packages/built-in-packages';
 export * from './scanners/compile-cache';
 export { compileScanner, keywordSource } from './scanners/compile-scanner';
+export { warmUpScanners } from './scanners/warm-up';
 export * from './scanners/scan-all';
 export * from './scanners/scan-result';
 export * from './scanners/scan-limit.error';

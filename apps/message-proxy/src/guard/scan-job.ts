@@ -83,11 +83,13 @@ export interface ScanRequest {
   id: number;
   job: ScanJob<ScannerKey>;
   configs: ScannerRef[];
+  /** Keys (scannerKey) of the job's scanners whose compile the worker times again, compiled anew (ScanPool's COMPILE_SAMPLES). */
+  retime?: string[];
 }
 
 /** A scan worker's answer: the result, the keys (scannerKey) of configs it does not have, or an error. */
 export type ScanReply = { id: number } &
-  /** `compileMs`: what compiling took (ms), by scannerKey, for the scanners this job compiled. */
+  /** `compileMs`: what compiling took (ms), by scannerKey, for the scanners this job compiled or timed again. */
   (
     | { result: ScanJobResult; cpuMs?: number; compileMs?: Record<string, number> }
     | { need: string[] }

@@ -5,20 +5,29 @@ import { Worker } from 'node:worker_threads';
 import { ErrorCode } from '@bastion/contracts';
 import { CompiledScannerCache, sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
-import { runScanJob, type ScanJob, type ScanJobResult, type ScanRequest } from './scan-job';
+import { runScanJob, type ScanJob, type ScanJobResult, type ScanRequest, scannerKey } from './scan-job';
 import { OVERRAN, ScanPool, type ScanPoolOptions } from './scan-pool';
 
 // The pool is what is tested here, so its workers run a stand-in script (plain JavaScript, which a
 // worker can load from these TypeScript sources): a job's text says how long it keeps its thread
-// busy ("30" ms of its CPU time), or sleeps without using the CPU ("sleep:80"), or that the worker dies. runScanJob,
+// busy ("30" ms of its CPU time), or sleeps without using the CPU ("sleep:80"), or that the worker dies; or
+// ("compile:A:B") that the scanners whose configs came with the job took A ms to compile and those it
+// was asked to time again B ms. runScanJob,
 // what the real worker runs, is tested with DirectionGuard.
 const STAND_IN = `
 const { parentPort, workerData } = require('node:worker_threads');
 const os = require('node:os');
 if (workerData.nice > 0) os.setPriority(0, workerData.nice);
 const cpu = () => { const u = process.threadCpuUsage(); return (u.user + u.system) / 1000; };
-parentPort.on('message', ({ id, job, configs }) => {
+parentPort.on('message', ({ id, job, configs, retime }) => {
   if (job.text === 'die') process.exit(3);
+  const timed = /^compile:([\\d.]+):([\\d.]+)$/.exec(job.text);
+  if (timed) {
+    const compileMs = {};
+    for (const c of configs) compileMs[c.id + '\\u0000' + c.version] = Number(timed[1]);
+    for (const key of retime ?? []) compileMs[key] = Number(timed[2]);
+    return parentPort.postMessage({ id, result: { scanners: [], spentMs: 0 }, compileMs });
+  }
   // As a worker that dropped its configs: it asks for them, then runs the job sent again with them.
   if (job.text === 'forgot') {
     if (configs.length < job.scanners.length) return parentPort.postMessage({ id, need: ['?'] });
@@ -180,6 +189,65 @@ describe('ScanPool', () => {
     await pool.run('t', { ...job('0'), scanners });
     // The stand-in answers with how many configs it was sent.
     await expect(pool.run('t', { ...job('forgot'), scanners })).resolves.toMatchObject({ spentMs: 2 });
+  });
+
+  describe("scanners' compile costs", () => {
+    let posted: jest.SpyInstance;
+    beforeEach(() => {
+      posted = jest.spyOn(Worker.prototype, 'postMessage');
+    });
+    afterEach(() => posted.mockRestore());
+    const regex = (id: string) => ({ id, version: '1', config: { type: 'regex', patterns: [`${id}\\d`] } });
+    const timedJob = (scanners: ScanJob['scanners'], text: string): ScanJob => ({
+      scanners,
+      text,
+      limitMs: 5000,
+      spentMs: 0,
+    });
+    const retimed = () => posted.mock.calls.map(([req]) => (req as ScanRequest).retime);
+
+    it('compiles here, within the inline allowance, some scanners of a job refused here only for compiling them all', async () => {
+      const refs = ['ahead-a', 'ahead-b', 'ahead-c'].map(regex);
+      const slow = regex('ahead-slow');
+      pool = standIn({ inlineMaxChars: 100, inlineCompileMs: 5 });
+      // Never compiled anywhere: a worker compiles them first, 2 ms each, 6 in all.
+      await pool.scan('t', timedJob(refs, 'compile:2:2'));
+      expect(refs.map((r) => sharedScannerCache.peek(r))).toEqual([undefined, undefined, undefined]);
+      // More than an inline job may compile (5): a worker scans, and the first two compile here meanwhile.
+      await pool.scan('t', timedJob(refs, 'compile:2:2'));
+      expect(posted).toHaveBeenCalledTimes(2);
+      expect(refs.map((r) => sharedScannerCache.peek(r) !== undefined)).toEqual([true, true, false]);
+      // The last compiles in the inline job: scanned here.
+      await expect(pool.scan('t', timedJob(refs, 'compile:2:2'))).resolves.toMatchObject({
+        scanners: [{ failed: false }, { failed: false }, { failed: false }],
+      });
+      expect(posted).toHaveBeenCalledTimes(2);
+      // A scanner over the allowance alone never compiles here, nor the tenant's other scanners for it.
+      await pool.scan('u', timedJob([slow], 'compile:6:6'));
+      for (let i = 0; i < 3; i++) await pool.scan('u', timedJob([slow], 'compile:6:6'));
+      expect(posted).toHaveBeenCalledTimes(6);
+      expect(sharedScannerCache.peek(slow)).toBeUndefined();
+    });
+
+    it('times a compile over the inline allowance again, up to three timings in all, and keeps the least', async () => {
+      const [quickLater, slow, far] = ['retime-a', 'retime-b', 'retime-c'].map(regex);
+      pool = standIn({ inlineMaxChars: 100, inlineCompileMs: 5 });
+      // First timed at 20 ms (a worker kept waiting for the CPU, say), then 30, then 1.
+      for (const text of ['compile:20:30', 'compile:20:30', 'compile:20:1'])
+        await pool.scan('t', timedJob([quickLater], text));
+      expect(retimed()).toEqual([undefined, [scannerKey(quickLater)], [scannerKey(quickLater)]]);
+      // The least, 1 ms, is within the allowance: scanned here.
+      expect(pool.tryInline('t', timedJob([quickLater], 'x'))).toMatchObject({ scanners: [{ failed: false }] });
+      posted.mockClear();
+      // Slow every time: timed three times, then no more, and never here.
+      for (let i = 0; i < 4; i++) await pool.scan('t', timedJob([slow], 'compile:20:20'));
+      expect(retimed()).toEqual([undefined, [scannerKey(slow)], [scannerKey(slow)], undefined]);
+      expect(pool.tryInline('t', timedJob([slow], 'x'))).toBeUndefined();
+      posted.mockClear();
+      // Far over the allowance (COMPILE_RETIME_MAX_MS): not timed again.
+      for (let i = 0; i < 2; i++) await pool.scan('t', timedJob([far], 'compile:60:1'));
+      expect(retimed()).toEqual([undefined, undefined]);
+    });
   });
 
   describe('with the real scan worker', () => {
@@ -395,6 +463,25 @@ describe('ScanPool', () => {
         expect(outcomes(here)).toEqual(outcomes(onWorker));
         expect(posted.mock.calls.length).toBe(posts);
       });
+    });
+
+    it('times again, compiling anew, a scanner the job names to be timed again', async () => {
+      // Every compile is over an allowance of 0 ms: timed again by the next two jobs, by none after.
+      pool = standIn({ script: join(dir, 'from-sources.js'), inlineMaxChars: 1000, inlineCompileMs: 0 });
+      const learnt = jest.spyOn(
+        pool as unknown as { learnCompileCosts(costs?: Record<string, number>): void },
+        'learnCompileCosts',
+      );
+      // Compiled on no thread yet (this one compiled `words` in the tests before).
+      const fresh = { ...scanners[0], id: 'words-timed' };
+      const words = (): ScanJob => ({ scanners: [fresh], text, limitMs: 5000, spentMs: 0 });
+      const results = [];
+      for (let i = 0; i < 4; i++) results.push(await pool.run('t', words()));
+      const key = scannerKey(fresh);
+      expect(learnt.mock.calls.map(([costs]) => Object.keys(costs ?? {}))).toEqual([[key], [key], [key], []]);
+      expect(learnt.mock.calls[1][0]![key]).toBeGreaterThan(0);
+      // The job scanned as always meanwhile.
+      for (const r of results) expect(outcomes(r)).toEqual(outcomes(inline(words())));
     });
 
     it('sends the configs again to a worker that replaced one that died', async () => {

@@ -22,6 +22,16 @@ export const INLINE_OVERRUNS = 3;
 export const INLINE_OVERRUN_WINDOW_MS = INLINE_OFF_MS;
 /** Compiling (ms, as measured on a worker) the caller's thread may take on for one inline job. */
 export const INLINE_COMPILE_MS = 5;
+/**
+ * A scanner version's compile cost is the least of this many timings on the workers. A worker's
+ * wall clock runs on while its thread waits for the CPU (a lowered worker on a loaded machine waits
+ * long), so one timing of a quick compile may read as many milliseconds; the thread's CPU time
+ * cannot tell, being updated only at clock ticks. A compile over INLINE_COMPILE_MS is timed again,
+ * up to this many times in all, on the next jobs that name it.
+ */
+export const COMPILE_SAMPLES = 3;
+/** A compile timed over this (ms) is not timed again: no wait for the CPU is that long but rarely. */
+export const COMPILE_RETIME_MAX_MS = 50;
 /** What `tryInline` answers for a job that ran over its inline limit: a worker scans it again. */
 export const OVERRAN = Symbol('OVERRAN');
 
@@ -129,8 +139,8 @@ export class ScanPool {
   private readonly confirming = new Map<string, number>();
   /** Each tenant's inline scans over the limit since `since` (ms since the epoch). */
   private readonly overruns = new Map<string, { since: number; count: number }>();
-  /** What compiling each scanner version took on a worker (ms, by scannerKey), as the workers reported. */
-  private readonly compileCosts = new Map<string, number>();
+  /** What compiling each scanner version takes on a worker (ms, by scannerKey): the least of `samples` timings the workers reported. */
+  private readonly compileCosts = new Map<string, { ms: number; samples: number }>();
   private readonly script: string;
   private nextId = 0;
   private closed = false;
@@ -194,7 +204,10 @@ export class ScanPool {
       await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1).unref());
     }
     const here = this.tryInline(tenant, job);
-    if (here === undefined) return this.run(tenant, job);
+    if (here === undefined) {
+      this.compileAhead(tenant, job);
+      return this.run(tenant, job);
+    }
     if (here !== OVERRAN) return here;
     // Over the inline limit: the scanners are slow, or this thread was only descheduled (a loaded
     // machine does that to a quick scan now and then, so a wall clock cannot tell). A worker scans
@@ -215,7 +228,8 @@ export class ScanPool {
    * Runs a short job on the caller's thread when that is cheap and safe, else answers undefined
    * (run it on a worker). Only for a tenant that is not costly lately and within its CPU share, a
    * text of at most `inlineMaxChars`, and scanners this thread has compiled or that compiled on a
-   * worker in at most INLINE_COMPILE_MS together. The scan gets INLINE_SCAN_MS: past it the job goes
+   * worker in at most INLINE_COMPILE_MS together (a job that was refused only for that compiles
+   * some of them here, `compileAhead`, so the next gets closer). The scan gets INLINE_SCAN_MS: past it the job goes
    * to a worker with the budget it had (OVERRAN), so the caller's thread is held up that long at
    * most; after INLINE_OVERRUNS such within INLINE_OVERRUN_WINDOW_MS that the worker's scan confirmed
    * (`scan`), the tenant's scans go to the workers for INLINE_OFF_MS. Inline scans count toward the
@@ -232,7 +246,7 @@ export class ScanPool {
     // quick scans it measured), at most the inline limits of compiling and scanning: a scan past
     // them goes to a worker, whose run is charged in full, and a descheduled quick scan is
     // overcharged by at most that much. Never costly for it: a worker's run confirms that.
-    const cap = inlineMs + (this.options.inlineCompileMs ?? INLINE_COMPILE_MS);
+    const cap = inlineMs + this.inlineCompileMs;
     this.charge(tenant, Math.min(performance.now() - started, cap));
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
@@ -258,6 +272,11 @@ export class ScanPool {
 
   /** Everything tryInline asks of a job but the tenant's CPU balance. */
   private inlineCandidate(tenant: string, job: ScanJob): boolean {
+    return this.inlineTenantAndJob(tenant, job) && this.compileHereMs(job) <= this.inlineCompileMs;
+  }
+
+  /** What tryInline asks of the tenant and the job but compiling and the tenant's CPU balance. */
+  private inlineTenantAndJob(tenant: string, job: ScanJob): boolean {
     const max = this.options.inlineMaxChars ?? 0;
     if (this.closed || job.text.length > max || this.heavy(tenant) || this.confirming.has(tenant)) return false;
     const off = this.inlineOffUntil.get(tenant);
@@ -265,18 +284,45 @@ export class ScanPool {
       if (off > Date.now()) return false;
       this.inlineOffUntil.delete(tenant);
     }
-    let compiling = 0;
-    for (const ref of job.scanners) {
-      if (sharedScannerCache.peek(ref) !== undefined) continue;
-      const ms = this.compileCosts.get(scannerKey(ref));
-      // Never compiled where this pool saw it: a worker compiles it first.
-      if (ms === undefined) return false;
-      compiling += ms;
-    }
-    if (compiling > (this.options.inlineCompileMs ?? INLINE_COMPILE_MS)) return false;
     // Less left of the request's budget than an inline scan may take: a worker says what that
     // means, and running over it here would not say the tenant's scanners are slow.
     return job.limitMs - job.spentMs >= (this.options.inlineScanMs ?? INLINE_SCAN_MS);
+  }
+
+  /**
+   * What compiling the job's scanners this thread has not compiled would take (ms, as the workers
+   * timed them); Infinity when one was never compiled where this pool saw it (a worker compiles it first).
+   */
+  private compileHereMs(job: ScanJob): number {
+    let ms = 0;
+    for (const ref of job.scanners) {
+      if (sharedScannerCache.peek(ref) !== undefined) continue;
+      ms += this.compileCosts.get(scannerKey(ref))?.ms ?? Infinity;
+    }
+    return ms;
+  }
+
+  /**
+   * For a job that may not run here only because compiling its scanners here would take longer than
+   * an inline job may: compiles here now those that fit in that allowance (as the workers timed
+   * them), charged to the tenant as inline scans are. A project whose scanners compile quickly one
+   * by one, but not all in one job, then scans here after a few jobs rather than never.
+   */
+  private compileAhead(tenant: string, job: ScanJob): void {
+    if (!this.inlineTenantAndJob(tenant, job) || this.balance(tenant) <= 0) return;
+    let left = this.inlineCompileMs;
+    const started = performance.now();
+    for (const ref of job.scanners) {
+      const cost = this.compileCosts.get(scannerKey(ref))?.ms;
+      if (cost === undefined || cost > left || sharedScannerCache.peek(ref) !== undefined) continue;
+      sharedScannerCache.get(ref);
+      left -= cost;
+    }
+    if (left < this.inlineCompileMs) this.charge(tenant, Math.min(performance.now() - started, this.inlineCompileMs));
+  }
+
+  private get inlineCompileMs(): number {
+    return this.options.inlineCompileMs ?? INLINE_COMPILE_MS;
   }
 
   async close(): Promise<void> {
@@ -373,13 +419,36 @@ export class ScanPool {
     this.charge(tenant, costMs);
   }
 
+  /** Keeps the least of the compile timings the workers reported for each scanner version, and how many there were. */
   private learnCompileCosts(costs: Record<string, number> | undefined): void {
     for (const [key, ms] of Object.entries(costs ?? {})) {
+      const known = this.compileCosts.get(key);
       this.compileCosts.delete(key);
       if (this.compileCosts.size >= COMPILE_CACHE_SIZE)
         this.compileCosts.delete(this.compileCosts.keys().next().value as string);
-      this.compileCosts.set(key, ms);
+      this.compileCosts.set(key, { ms: Math.min(ms, known?.ms ?? Infinity), samples: (known?.samples ?? 0) + 1 });
     }
+  }
+
+  /**
+   * The job's scanners whose compile a worker should time again (their keys): those this thread has
+   * not compiled, timed over what an inline job may compile but not far over, fewer than
+   * COMPILE_SAMPLES times (see there).
+   */
+  private retime(job: ScanJob): string[] | undefined {
+    const keys = job.scanners
+      .filter((ref) => {
+        const cost = this.compileCosts.get(scannerKey(ref));
+        return (
+          cost !== undefined &&
+          cost.samples < COMPILE_SAMPLES &&
+          cost.ms > this.inlineCompileMs &&
+          cost.ms <= COMPILE_RETIME_MAX_MS &&
+          sharedScannerCache.peek(ref) === undefined
+        );
+      })
+      .map(scannerKey);
+    return keys.length > 0 ? keys : undefined;
   }
 
   private charge(tenant: string, costMs: number): void {
@@ -450,6 +519,7 @@ export class ScanPool {
       id: slot.id,
       job: { ...rest, scanners: scanners.map(({ id, version }) => ({ id, version })) },
       configs,
+      retime: this.retime(task.job),
     };
     slot.worker.postMessage(request);
   }
