@@ -461,15 +461,16 @@ async function main() {
           const after = await snapshot(pg, ours.dbName);
           const cpu = cpuBetween(before, after);
           const n = load.requests.total || cfg.requests;
-          const perProcess = Object.fromEntries(
-            Object.entries(cpu.perProcess)
-              .filter(
-                ([name]) =>
-                  processes.find((p) => p.name === name)?.group === t.group ||
-                  (t.group === 'ours' && name === 'postgres backends'),
-              )
-              .map(([k, v]) => [k, v / n]),
-          );
+          const ofPath = ([name]) =>
+            processes.find((p) => p.name === name)?.group === t.group ||
+            (t.group === 'ours' && name === 'postgres backends');
+          const perRequest = (counts) =>
+            Object.fromEntries(
+              Object.entries(counts)
+                .filter(ofPath)
+                .map(([k, v]) => [k, v / n]),
+            );
+          const perProcess = perRequest(cpu.perProcess);
           const m = measured.get(t);
           m.failed += load.non2xx + load.errors;
           m.rounds.push({
@@ -477,6 +478,7 @@ async function main() {
             systemCpu: (cpu.perGroupSystem[t.group] ?? 0) / n,
             mockCpu: t.group === 'mock' ? null : (cpu.perGroup.mock ?? 0) / n,
             perProcess,
+            wakeups: perRequest(cpu.perProcessWakeups),
             nats: t.group === 'ours' && cpu.nats ? { ...cpu.nats, n } : undefined,
             pg: t.group === 'ours' ? cpu.pg : undefined,
           });
@@ -511,6 +513,7 @@ async function main() {
           phaseP50: seq.phaseP50,
           failed: m.failed + rps.non2xx + rps.errors + seq.failed,
           perProcess: mid.perProcess,
+          wakeups: mid.wakeups,
           nats: mid.nats,
           pg: mid.pg,
         });
@@ -568,6 +571,18 @@ async function main() {
       console.log(
         `${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${names.map((n) => pad(f(r.perProcess[n], 3), 13)).join(' ')}`,
       );
+    }
+    if (rows.some((r) => r.group !== 'mock')) {
+      // A hop to another process, or a hand-off to a worker thread and back, shows here per request.
+      console.log("\nWake-ups per request in the median round (its threads' voluntary context switches), by process:");
+      for (const r of rows.filter((x) => x.group !== 'mock')) {
+        const each = Object.entries(r.wakeups)
+          .filter(([, v]) => v >= 0.05)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} ${f(v)}`)
+          .join(', ');
+        console.log(`${r.name.padEnd(25)} ${r.mode.padEnd(6)} ${each}`);
+      }
     }
     const timed = rows.filter((r) => r.phaseP50?.length);
     if (timed.length) {

@@ -3,7 +3,7 @@
 // runs them); plus CPU accounting of processes from /proc/<pid>/stat, Postgres backends included.
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
-const { readFileSync, mkdtempSync, rmSync, existsSync, openSync } = require('node:fs');
+const { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync, openSync } = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
@@ -82,10 +82,32 @@ async function snapshot(pg, dbName) {
   return out;
 }
 
-/** A snapshot's entry for one process: its group, CPU ticks so far and the system ones among them (0 once it is gone). */
+/**
+ * A snapshot's entry for one process: its group, CPU ticks so far and the system ones among them,
+ * and its threads' wake-ups (0 once it is gone).
+ */
 function cpuEntry(group, pid) {
   const t = cpuTicksSplit(pid) ?? { user: 0, system: 0 };
-  return { group, ticks: t.user + t.system, system: t.system };
+  return { group, ticks: t.user + t.system, system: t.system, wakeups: wakeups(pid) };
+}
+
+/**
+ * Times a process's threads gave up the CPU to wait (voluntary context switches, summed over its
+ * threads): each is a wait for a socket, a timer or another thread, then a wake-up, and on this
+ * machine a wake-up costs tens of microseconds of the kernel's time. A hop between processes, or a
+ * hand-off to a worker thread and back, shows here per request.
+ */
+function wakeups(pid) {
+  let sum = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      sum += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    }
+  } catch {
+    // Gone (or a thread ended while being read): what was read stands.
+  }
+  return sum;
 }
 
 /**
@@ -107,6 +129,7 @@ async function settle(group, maxMs = 20_000) {
 /** ms of CPU spent between two snapshots, per process and summed per group. */
 function cpuBetween(before, after) {
   const perProcess = {};
+  const perProcessWakeups = {};
   const perGroup = {};
   // Of perGroup, the system (kernel) time.
   const perGroupSystem = {};
@@ -115,6 +138,7 @@ function cpuBetween(before, after) {
     const ms = (a.ticks - (b ? b.ticks : 0)) * MS_PER_TICK;
     const key = a.postgres ? 'postgres backends' : name;
     perProcess[key] = (perProcess[key] ?? 0) + ms;
+    perProcessWakeups[key] = (perProcessWakeups[key] ?? 0) + Math.max(0, a.wakeups - (b ? b.wakeups : 0));
     perGroup[a.group] = (perGroup[a.group] ?? 0) + ms;
     perGroupSystem[a.group] = (perGroupSystem[a.group] ?? 0) + (a.system - (b ? b.system : 0)) * MS_PER_TICK;
   }
@@ -126,7 +150,7 @@ function cpuBetween(before, after) {
     before.pg && after.pg
       ? { commits: after.pg.commits - before.pg.commits, inserted: after.pg.inserted - before.pg.inserted }
       : undefined;
-  return { perProcess, perGroup, perGroupSystem, nats, pg };
+  return { perProcess, perProcessWakeups, perGroup, perGroupSystem, nats, pg };
 }
 
 function start(name, group, args, env = {}, opts = {}) {
