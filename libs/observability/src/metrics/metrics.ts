@@ -1,15 +1,6 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /**
- * How often the event loop's delay is sampled (ms; prom-client's `nodejs_eventloop_lag_*`). Each
- * sample is a timer that wakes the process: at prom-client's default of 10 ms, an idle service
- * spent 7-11 ms of CPU a second on it on the machine of the benchmarks (two system calls per
- * wake-up, 100 a second). At 50 ms a stall of the loop as long as the lag alert's 0.2 s is still
- * seen by four samples.
- */
-export const EVENT_LOOP_SAMPLE_MS = 50;
-
-/**
  * The process's Prometheus registry and the metrics every service shares. Service-specific
  * metrics (admissions, guardrail outcomes, provider 429s) register on the same registry.
  */
@@ -27,7 +18,7 @@ export class PlatformMetrics {
 
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    collectDefaultMetrics({ register: this.registry });
     const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
     this.rpcRequests = new Counter({
       name: 'bastion_rpc_requests_total',
