@@ -25,7 +25,7 @@ parentPort.on('message', ({ id, job, configs, retime }) => {
   if (timed) {
     const compileMs = {};
     for (const c of configs) compileMs[c.id + '\\u0000' + c.version] = Number(timed[1]);
-    for (const key of retime ?? []) compileMs[key] = Number(timed[2]);
+    for (const key of retime ?? []) if (!(key in compileMs)) compileMs[key] = Number(timed[2]);
     return parentPort.postMessage({ id, result: { scanners: [], spentMs: 0 }, compileMs });
   }
   // As a worker that dropped its configs: it asks for them, then runs the job sent again with them.
@@ -206,47 +206,98 @@ describe('ScanPool', () => {
     });
     const retimed = () => posted.mock.calls.map(([req]) => (req as ScanRequest).retime);
 
+    // Scans here may take 1 s: only compiling decides where a job runs (a loaded machine's inline scan may take ms).
+    const roomyScan = { inlineMaxChars: 100, inlineScanMs: 1000 };
+
     it('compiles here, within the inline allowance, some scanners of a job refused here only for compiling them all', async () => {
       const refs = ['ahead-a', 'ahead-b', 'ahead-c'].map(regex);
-      const slow = regex('ahead-slow');
-      pool = standIn({ inlineMaxChars: 100, inlineCompileMs: 5 });
-      // Never compiled anywhere: a worker compiles them first, 2 ms each, 6 in all.
-      await pool.scan('t', timedJob(refs, 'compile:2:2'));
+      // 20 ms each as the workers time them, 50 for one inline job (far more than these compiles take here).
+      pool = standIn({ ...roomyScan, inlineCompileMs: 50 });
+      // Never compiled anywhere: a worker compiles them first, 60 ms in all.
+      await pool.scan('t', timedJob(refs, 'compile:20:20'));
       expect(refs.map((r) => sharedScannerCache.peek(r))).toEqual([undefined, undefined, undefined]);
-      // More than an inline job may compile (5): a worker scans, and the first two compile here meanwhile.
-      await pool.scan('t', timedJob(refs, 'compile:2:2'));
+      // More than an inline job may compile: a worker scans, and the first two compile here meanwhile.
+      await pool.scan('t', timedJob(refs, 'compile:20:20'));
       expect(posted).toHaveBeenCalledTimes(2);
       expect(refs.map((r) => sharedScannerCache.peek(r) !== undefined)).toEqual([true, true, false]);
       // The last compiles in the inline job: scanned here.
-      await expect(pool.scan('t', timedJob(refs, 'compile:2:2'))).resolves.toMatchObject({
+      await expect(pool.scan('t', timedJob(refs, 'compile:20:20'))).resolves.toMatchObject({
         scanners: [{ failed: false }, { failed: false }, { failed: false }],
       });
       expect(posted).toHaveBeenCalledTimes(2);
-      // A scanner over the allowance alone never compiles here, nor the tenant's other scanners for it.
-      await pool.scan('u', timedJob([slow], 'compile:6:6'));
-      for (let i = 0; i < 3; i++) await pool.scan('u', timedJob([slow], 'compile:6:6'));
-      expect(posted).toHaveBeenCalledTimes(6);
-      expect(sharedScannerCache.peek(slow)).toBeUndefined();
+    });
+
+    it('compiles nothing here for a job with a scanner over the allowance alone, or one never timed', async () => {
+      const [slow, quick1, quick2, fresh] = ['mixed-slow', 'mixed-a', 'mixed-b', 'mixed-fresh'].map(regex);
+      pool = standIn({ ...roomyScan, inlineCompileMs: 50 });
+      await pool.scan('t', timedJob([slow], 'compile:60:60'));
+      await pool.scan('t', timedJob([quick1, quick2], 'compile:20:20'));
+      posted.mockClear();
+      for (let i = 0; i < 3; i++) await pool.scan('t', timedJob([slow, quick1, quick2], 'compile:20:20'));
+      await pool.scan('u', timedJob([fresh, quick1, quick2], 'compile:20:20'));
+      expect(posted).toHaveBeenCalledTimes(4);
+      expect([slow, quick1, quick2].map((r) => sharedScannerCache.peek(r))).toEqual([undefined, undefined, undefined]);
+    });
+
+    it("sends a tenant's scans to the workers once a compile here took longer than the allowance, and keeps that cost", async () => {
+      const [costly, other] = ['here-costly', 'here-other'].map(regex);
+      pool = standIn({ ...roomyScan, inlineCompileMs: 5 });
+      await pool.scan('t', timedJob([costly], 'compile:1:1'));
+      await pool.scan('u', timedJob([other], 'compile:1:1'));
+      // Compiling here takes 30 ms (this thread had not worked out what a worker had).
+      const compile = sharedScannerCache.get.bind(sharedScannerCache);
+      const slowly = jest.spyOn(sharedScannerCache, 'get').mockImplementation((ref) => {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        return compile(ref);
+      });
+      try {
+        expect(pool.tryInline('t', timedJob([costly], 'x'))).toMatchObject({ scanners: [{ failed: false }] });
+      } finally {
+        slowly.mockRestore();
+      }
+      // Its tenant's scans go to the workers for a while, another tenant's stay here.
+      expect(pool.tryInline('t', timedJob([costly], 'x'))).toBeUndefined();
+      expect(pool.tryInline('u', timedJob([other], 'x'))).toMatchObject({ scanners: [{ failed: false }] });
+      // The worker's timing does not lower it again.
+      const costs = (pool as unknown as { compileCosts: Map<string, { ms: number }> }).compileCosts;
+      expect(costs.get(scannerKey(costly))!.ms).toBeGreaterThanOrEqual(30);
     });
 
     it('times a compile over the inline allowance again, up to three timings in all, and keeps the least', async () => {
       const [quickLater, slow, far] = ['retime-a', 'retime-b', 'retime-c'].map(regex);
-      pool = standIn({ inlineMaxChars: 100, inlineCompileMs: 5 });
+      pool = standIn({ ...roomyScan, inlineCompileMs: 5 });
       // First timed at 20 ms (a worker kept waiting for the CPU, say), then 30, then 1.
       for (const text of ['compile:20:30', 'compile:20:30', 'compile:20:1'])
         await pool.scan('t', timedJob([quickLater], text));
-      expect(retimed()).toEqual([undefined, [scannerKey(quickLater)], [scannerKey(quickLater)]]);
+      expect(retimed()).toEqual([[scannerKey(quickLater)], [scannerKey(quickLater)], [scannerKey(quickLater)]]);
       // The least, 1 ms, is within the allowance: scanned here.
       expect(pool.tryInline('t', timedJob([quickLater], 'x'))).toMatchObject({ scanners: [{ failed: false }] });
       posted.mockClear();
       // Slow every time: timed three times, then no more, and never here.
       for (let i = 0; i < 4; i++) await pool.scan('t', timedJob([slow], 'compile:20:20'));
-      expect(retimed()).toEqual([undefined, [scannerKey(slow)], [scannerKey(slow)], undefined]);
+      expect(retimed()).toEqual([[scannerKey(slow)], [scannerKey(slow)], [scannerKey(slow)], undefined]);
       expect(pool.tryInline('t', timedJob([slow], 'x'))).toBeUndefined();
       posted.mockClear();
       // Far over the allowance (COMPILE_RETIME_MAX_MS): not timed again.
       for (let i = 0; i < 2; i++) await pool.scan('t', timedJob([far], 'compile:60:1'));
-      expect(retimed()).toEqual([undefined, undefined]);
+      expect(retimed()).toEqual([[scannerKey(far)], undefined]);
+    });
+
+    it('times again at most COMPILE_RETIME_MAX_MS of compiling in one job, and a scanner whose timing was forgotten', async () => {
+      const refs = ['cap-a', 'cap-b', 'cap-c'].map(regex);
+      pool = standIn({ ...roomyScan, inlineCompileMs: 5 });
+      await pool.scan('t', timedJob(refs, 'compile:20:20'));
+      posted.mockClear();
+      // 20 ms each: two fit in 50.
+      await pool.scan('t', timedJob(refs, 'compile:20:20'));
+      expect(retimed()).toEqual([refs.slice(0, 2).map(scannerKey)]);
+      // Forgotten (as the oldest of COMPILE_CACHE_SIZE timings are): timed again, not left on the workers untimed.
+      (pool as unknown as { compileCosts: Map<string, unknown> }).compileCosts.delete(scannerKey(refs[2]));
+      posted.mockClear();
+      await pool.scan('t', timedJob([refs[2]], 'compile:20:1'));
+      expect(retimed()).toEqual([[scannerKey(refs[2])]]);
+      expect(pool.tryInline('t', timedJob([refs[2]], 'x'))).toMatchObject({ scanners: [{ failed: false }] });
     });
   });
 

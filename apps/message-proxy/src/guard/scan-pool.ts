@@ -2,10 +2,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DomainError, ErrorCode } from '@bastion/contracts';
-import { COMPILE_CACHE_SIZE, sharedScannerCache } from '@bastion/guardrails';
+import { COMPILE_CACHE_SIZE, type Scanner, sharedScannerCache } from '@bastion/guardrails';
 import { ScanBudget } from './direction-guard';
 import { FairQueue } from './fair-queue';
-import { runScanJob, scannerKey, type ScanJob, type ScanJobResult, type ScanReply, type ScanRequest } from './scan-job';
+import {
+  runScanJob,
+  scannerKey,
+  type ScanJob,
+  type ScanJobResult,
+  type ScannerRef,
+  type ScanReply,
+  type ScanRequest,
+} from './scan-job';
 
 /** Scan time (ms) a job run on the caller's thread may take; past it the job goes to a worker. */
 export const INLINE_SCAN_MS = 5;
@@ -27,10 +35,17 @@ export const INLINE_COMPILE_MS = 5;
  * wall clock runs on while its thread waits for the CPU (a lowered worker on a loaded machine waits
  * long), so one timing of a quick compile may read as many milliseconds; the thread's CPU time
  * cannot tell, being updated only at clock ticks. A compile over INLINE_COMPILE_MS is timed again,
- * up to this many times in all, on the next jobs that name it.
+ * up to this many times in all, on the next jobs that name it. A timing may still be lower than
+ * what the same compile costs this thread (a worker keeps what earlier compiles worked out), so a
+ * compile here is timed too: past INLINE_COMPILE_MS, that is the scanner's cost from then on, and
+ * its tenant's scans leave this thread for INLINE_OFF_MS.
  */
 export const COMPILE_SAMPLES = 3;
-/** A compile timed over this (ms) is not timed again: no wait for the CPU is that long but rarely. */
+/**
+ * A compile timed over this (ms) is not timed again (no wait for the CPU is that long but rarely),
+ * and a job has at most this much compiling timed again (a scanner whose cost is not known counts as
+ * this much).
+ */
 export const COMPILE_RETIME_MAX_MS = 50;
 /** What `tryInline` answers for a job that ran over its inline limit: a worker scans it again. */
 export const OVERRAN = Symbol('OVERRAN');
@@ -241,13 +256,16 @@ export class ScanPool {
     const inlineMs = this.options.inlineScanMs ?? INLINE_SCAN_MS;
     const budget = new ScanBudget(job.spentMs + inlineMs, job.spentMs);
     const started = performance.now();
-    const result = runScanJob(job, (ref) => sharedScannerCache.get(ref), budget);
+    let slowCompile = false;
+    const result = runScanJob(job, (ref) => this.compileHere(tenant, ref, () => (slowCompile = true)), budget);
     // Charged by the wall clock (a thread's CPU time, read before and after, cost more than the
     // quick scans it measured), at most the inline limits of compiling and scanning: a scan past
     // them goes to a worker, whose run is charged in full, and a descheduled quick scan is
-    // overcharged by at most that much. Never costly for it: a worker's run confirms that.
+    // overcharged by at most that much. Never costly for it: a worker's run confirms that. A compile
+    // here that ran over its limit is charged in full.
     const cap = inlineMs + this.inlineCompileMs;
-    this.charge(tenant, Math.min(performance.now() - started, cap));
+    const elapsed = performance.now() - started;
+    this.charge(tenant, slowCompile ? elapsed : Math.min(elapsed, cap));
     // Over a limit here (a slow scanner, or this thread was descheduled): a worker decides, with the
     // full budget.
     // Only a limit of time says the job ran over here; one of size or matches is its result anywhere.
@@ -278,7 +296,8 @@ export class ScanPool {
   /** What tryInline asks of the tenant and the job but compiling and the tenant's CPU balance. */
   private inlineTenantAndJob(tenant: string, job: ScanJob): boolean {
     const max = this.options.inlineMaxChars ?? 0;
-    if (this.closed || job.text.length > max || this.heavy(tenant) || this.confirming.has(tenant)) return false;
+    if (this.closed || max <= 0 || job.text.length > max || this.heavy(tenant) || this.confirming.has(tenant))
+      return false;
     const off = this.inlineOffUntil.get(tenant);
     if (off !== undefined) {
       if (off > Date.now()) return false;
@@ -297,28 +316,55 @@ export class ScanPool {
     let ms = 0;
     for (const ref of job.scanners) {
       if (sharedScannerCache.peek(ref) !== undefined) continue;
-      ms += this.compileCosts.get(scannerKey(ref))?.ms ?? Infinity;
+      ms += this.compileCost(scannerKey(ref))?.ms ?? Infinity;
     }
     return ms;
   }
 
   /**
-   * For a job that may not run here only because compiling its scanners here would take longer than
-   * an inline job may: compiles here now those that fit in that allowance (as the workers timed
-   * them), charged to the tenant as inline scans are. A project whose scanners compile quickly one
-   * by one, but not all in one job, then scans here after a few jobs rather than never.
+   * For a job that may not run here only because compiling all its scanners here would take longer
+   * than an inline job may, when each of them would fit: compiles here now as many as fit in that
+   * allowance (as the workers timed them), charged to the tenant as inline scans are, so that the
+   * next job gets closer. A project whose scanners compile quickly one by one, but not all in one
+   * job, then scans here after a few jobs rather than never. A job with a scanner that would not fit
+   * alone, or one never timed, compiles nothing here: it could never run here anyway.
    */
   private compileAhead(tenant: string, job: ScanJob): void {
     if (!this.inlineTenantAndJob(tenant, job) || this.balance(tenant) <= 0) return;
-    let left = this.inlineCompileMs;
+    const allowance = this.inlineCompileMs;
+    const missing = job.scanners.filter((ref) => sharedScannerCache.peek(ref) === undefined);
+    const costs = missing.map((ref) => this.compileCost(scannerKey(ref))?.ms ?? Infinity);
+    if (costs.some((ms) => ms > allowance)) return;
+    let left = allowance;
+    let slowCompile = false;
     const started = performance.now();
-    for (const ref of job.scanners) {
-      const cost = this.compileCosts.get(scannerKey(ref))?.ms;
-      if (cost === undefined || cost > left || sharedScannerCache.peek(ref) !== undefined) continue;
-      sharedScannerCache.get(ref);
-      left -= cost;
+    for (const [i, ref] of missing.entries()) {
+      if (costs[i] > left) continue;
+      this.compileHere(tenant, ref, () => (slowCompile = true));
+      left -= costs[i];
+      if (slowCompile || performance.now() - started >= allowance) break;
     }
-    if (left < this.inlineCompileMs) this.charge(tenant, Math.min(performance.now() - started, this.inlineCompileMs));
+    const elapsed = performance.now() - started;
+    if (left < allowance) this.charge(tenant, slowCompile ? elapsed : Math.min(elapsed, allowance));
+  }
+
+  /**
+   * The scanner from this thread's compile cache. A compile it ran that took longer than an inline
+   * job may compile (on this thread it may cost more than a worker timed, see COMPILE_SAMPLES)
+   * becomes the scanner's cost for good, sends the tenant's scans to the workers for INLINE_OFF_MS,
+   * and is reported (`slow`), to be charged in full.
+   */
+  private compileHere(tenant: string, ref: ScannerRef, slow: () => void): Scanner | Error {
+    const compiles = sharedScannerCache.compileCount;
+    const started = performance.now();
+    const scanner = sharedScannerCache.get(ref);
+    const ms = performance.now() - started;
+    if (sharedScannerCache.compileCount !== compiles && ms > this.inlineCompileMs) {
+      this.setCompileCost(scannerKey(ref), { ms, samples: COMPILE_SAMPLES });
+      this.inlineOffUntil.set(tenant, Date.now() + INLINE_OFF_MS);
+      slow();
+    }
+    return scanner;
   }
 
   private get inlineCompileMs(): number {
@@ -423,31 +469,48 @@ export class ScanPool {
   private learnCompileCosts(costs: Record<string, number> | undefined): void {
     for (const [key, ms] of Object.entries(costs ?? {})) {
       const known = this.compileCosts.get(key);
-      this.compileCosts.delete(key);
-      if (this.compileCosts.size >= COMPILE_CACHE_SIZE)
-        this.compileCosts.delete(this.compileCosts.keys().next().value as string);
-      this.compileCosts.set(key, { ms: Math.min(ms, known?.ms ?? Infinity), samples: (known?.samples ?? 0) + 1 });
+      // Timed over its limit on this thread: that stands.
+      if (known && known.samples >= COMPILE_SAMPLES && known.ms > this.inlineCompileMs) continue;
+      this.setCompileCost(key, { ms: Math.min(ms, known?.ms ?? Infinity), samples: (known?.samples ?? 0) + 1 });
     }
+  }
+
+  /** A scanner version's compile cost, now the most recently used (the least recently used is dropped first). */
+  private compileCost(key: string): { ms: number; samples: number } | undefined {
+    const cost = this.compileCosts.get(key);
+    if (cost) this.setCompileCost(key, cost);
+    return cost;
+  }
+
+  private setCompileCost(key: string, cost: { ms: number; samples: number }): void {
+    this.compileCosts.delete(key);
+    if (this.compileCosts.size >= COMPILE_CACHE_SIZE)
+      this.compileCosts.delete(this.compileCosts.keys().next().value as string);
+    this.compileCosts.set(key, cost);
   }
 
   /**
    * The job's scanners whose compile a worker should time again (their keys): those this thread has
    * not compiled, timed over what an inline job may compile but not far over, fewer than
-   * COMPILE_SAMPLES times (see there).
+   * COMPILE_SAMPLES times (see there), or never timed where this pool saw it (a worker that kept it
+   * compiled while its timing was forgotten would not time it again); at most COMPILE_RETIME_MAX_MS
+   * of them by what they were timed at (one never timed counts as that much).
    */
   private retime(job: ScanJob): string[] | undefined {
-    const keys = job.scanners
-      .filter((ref) => {
-        const cost = this.compileCosts.get(scannerKey(ref));
-        return (
-          cost !== undefined &&
-          cost.samples < COMPILE_SAMPLES &&
-          cost.ms > this.inlineCompileMs &&
-          cost.ms <= COMPILE_RETIME_MAX_MS &&
-          sharedScannerCache.peek(ref) === undefined
-        );
-      })
-      .map(scannerKey);
+    const keys: string[] = [];
+    let ms = 0;
+    for (const ref of job.scanners) {
+      if (sharedScannerCache.peek(ref) !== undefined) continue;
+      const key = scannerKey(ref);
+      const cost = this.compileCosts.get(key);
+      const again =
+        cost === undefined ||
+        (cost.samples < COMPILE_SAMPLES && cost.ms > this.inlineCompileMs && cost.ms <= COMPILE_RETIME_MAX_MS);
+      if (!again) continue;
+      ms += cost?.ms ?? COMPILE_RETIME_MAX_MS;
+      if (ms > COMPILE_RETIME_MAX_MS && keys.length > 0) break;
+      keys.push(key);
+    }
     return keys.length > 0 ? keys : undefined;
   }
 
