@@ -17,7 +17,7 @@ import { PlatformMetrics } from '@bastion/observability';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { DirectoryService } from './cache/directory.service';
-import { SCAN_POOL, ScanPool } from './guard/scan-pool';
+import { SCAN_POOL, type ScanPlace, ScanPool } from './guard/scan-pool';
 import { OUTBOUND_CLIENT, PROXY_CONFIG, PROXY_LOGGER, type ProxyConfig } from './config';
 import { ExchangeContext } from './messages/exchange-context';
 import { GuardedExchange } from './messages/guarded-exchange';
@@ -83,6 +83,7 @@ export class ProxyModule implements OnApplicationShutdown {
           useFactory: () =>
             config.SCAN_WORKERS > 0 && ScanPool.available()
               ? new ScanPool({
+                  onScan: scanPlacements(metrics),
                   workers: config.SCAN_WORKERS,
                   perTenant: config.SCAN_WORKERS_PER_TENANT,
                   maxWaiting: config.SCAN_QUEUE_PER_TENANT,
@@ -117,4 +118,14 @@ export class ProxyModule implements OnApplicationShutdown {
     await this.pool?.close();
     await this.nc.drain();
   }
+}
+
+/**
+ * `bastion_scan_jobs_total{where}`: where the scan pool ran each scan job (`inline` on the event loop,
+ * `worker`, or `overran`: inline, then again on a worker). Short texts with quick scanners should
+ * run inline; a guarded path whose jobs all go to the workers costs a hand-off each way per job.
+ */
+function scanPlacements(metrics: PlatformMetrics): (where: ScanPlace) => void {
+  const jobs = metrics.counter('bastion_scan_jobs_total', 'Scan jobs by where the scan pool ran them', ['where']);
+  return (where) => jobs.inc({ where });
 }

@@ -227,6 +227,18 @@ describe('ScanPool', () => {
       expect(posted).toHaveBeenCalledTimes(2);
     });
 
+    it('says where it placed each job (onScan)', async () => {
+      const places: string[] = [];
+      const ref = regex('placed');
+      pool = standIn({ ...roomyScan, inlineCompileMs: 50, onScan: (where) => places.push(where) });
+      // Never compiled anywhere: a worker first, then here.
+      await pool.scan('t', timedJob([ref], 'compile:1:1'));
+      await pool.scan('t', timedJob([ref], 'compile:1:1'));
+      // A text over inlineMaxChars (101 zeros: the stand-in keeps its thread busy for 0 ms): a worker.
+      await pool.scan('t', timedJob([ref], '0'.repeat(101)));
+      expect(places).toEqual(['worker', 'inline', 'worker']);
+    });
+
     it('compiles nothing here for a job with a scanner over the allowance alone, or one never timed', async () => {
       const [slow, quick1, quick2, fresh] = ['mixed-slow', 'mixed-a', 'mixed-b', 'mixed-fresh'].map(regex);
       pool = standIn({ ...roomyScan, inlineCompileMs: 50 });

@@ -105,7 +105,14 @@ export interface ScanPoolOptions {
   inlineCompileMs?: number;
   /** The worker script (default: scan-worker.js beside this file). */
   script?: string;
+  /**
+   * Called for each job `scan` places (for a metric): `inline` on the caller's thread, `worker` on a
+   * worker, `overran` inline and then again on a worker.
+   */
+  onScan?: (where: ScanPlace) => void;
 }
+
+export type ScanPlace = 'inline' | 'worker' | 'overran';
 
 interface Task {
   tenant: string;
@@ -219,6 +226,7 @@ export class ScanPool {
       await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait) + 1).unref());
     }
     const here = this.tryInline(tenant, job);
+    this.options.onScan?.(here === undefined ? 'worker' : here === OVERRAN ? 'overran' : 'inline');
     if (here === undefined) {
       this.compileAhead(tenant, job);
       return this.run(tenant, job);
