@@ -71,7 +71,9 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     await expect(lifecycleCheck()).rejects.toThrow(/NATS connection down: reconnect-test/);
     const started = Date.now();
     const err = await rpc.call(untypedRpc('test.anything.v1'), {}, 'r').catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(100);
+    // At once: not after the call's 5 s timeout (a loaded machine may hold this process up a few
+    // hundred ms; 491 ms was seen in CI).
+    expect(Date.now() - started).toBeLessThan(1500);
     expect(err).toMatchObject({ code: ErrorCode.UNAVAILABLE, retryAfter: 2 });
 
     server = await startNats(port, dir);
