@@ -1,8 +1,11 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { TOKENS_QUEUE } from '@bastion/contracts';
-import { type BusUser, natsLogin, startService } from '@bastion/messaging';
+import { type BusUser, connectNats, natsLogin, NatsRpcClient, startService } from '@bastion/messaging';
 import { createLogger, PlatformMetrics } from '@bastion/observability';
 import { loadConfig, type PlatformConfig } from '@bastion/platform';
+import { testNatsLogin } from '@bastion/testing';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { createGateway, GatewayConfig } from '../../apps/gateway/src';
 import { TokensConfig, TokensModule } from '../../apps/tokens/src';
@@ -48,6 +51,40 @@ export async function startTestService<C extends PlatformConfig>(
     metrics,
     answers: spec.answers?.(config),
   });
+}
+
+/** A service under test with what a test talks to it and reads its tables with. */
+export interface ServiceUnderTest {
+  /** The running instance; a test that restarts the service puts the new one here. */
+  service?: INestMicroservice;
+  nc: NatsConnection;
+  rpc: NatsRpcClient;
+  db: Client;
+}
+
+/**
+ * For the enclosing describe block: starts the service (`start`), connects to NATS as the test user
+ * (`name`), an RPC client over it, and a Postgres client on the test database; after the block,
+ * closes them and the instance then in `service`.
+ */
+export function serviceUnderTest(
+  start: () => Promise<INestMicroservice>,
+  options: { name: string; rpcTimeoutMs?: number },
+): ServiceUnderTest {
+  const under = {} as ServiceUnderTest;
+  beforeAll(async () => {
+    under.service = await start();
+    under.nc = await connectNats(testNatsLogin(), { name: options.name });
+    under.rpc = new NatsRpcClient(under.nc, options.rpcTimeoutMs ?? 5000);
+    under.db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await under.db.connect();
+  });
+  afterAll(async () => {
+    await under.db?.end();
+    await under.nc?.close();
+    await under.service?.close();
+  });
+  return under;
 }
 
 /** Starts one tokens-service instance. */

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { INestMicroservice } from '@nestjs/common';
 import {
   DATASET_PART_BYTES,
   type ProjectRuntime,
@@ -8,39 +7,20 @@ import {
   ScannerSubjects,
   type ScannerView,
 } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/messaging';
-import { uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
+import { uniqueTenant, untypedRpc } from '@bastion/testing';
 import { startProjectsService } from '../../../test/support/projects';
-import { testEnv } from '../../../test/support/stack';
+import { serviceUnderTest } from '../../../test/support/stack';
 
 // Dataset runs of a few MB take seconds, far more on a busy machine; what is tested is not their speed.
 jest.setTimeout(90_000);
 
 /** The projects service on its own: real NATS requests in, real Postgres rows out. */
 describe('projects service over NATS', () => {
-  let service: INestMicroservice;
-  let nc: NatsConnection;
-  let rpc: NatsRpcClient;
-  let db: Client;
-
-  beforeAll(async () => {
-    service = await startProjectsService();
-    nc = await connectNats(testNatsLogin(), { name: 'int-test' });
-    rpc = new NatsRpcClient(nc, 60_000);
-    db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db?.end();
-    await nc?.close();
-    await service?.close();
-  });
+  const svc = serviceUnderTest(() => startProjectsService(), { name: 'int-test', rpcTimeoutMs: 60_000 });
 
   const principal = (tenant: string, role = 'admin', sub = 'int-user') => ({ sub, tenant, roles: [role] });
   // Raw subjects and loose payloads on purpose: some cases send what a typed caller could not.
-  const call = <T>(subject: string, data: unknown) => rpc.call(untypedRpc<T>(subject), data, `int-${randomUUID()}`);
+  const call = <T>(subject: string, data: unknown) => svc.rpc.call(untypedRpc<T>(subject), data, `int-${randomUUID()}`);
   const createScanner = (tenant: string, body: Record<string, unknown> = {}) =>
     call<{ id: string }>(ScannerSubjects.create, {
       principal: principal(tenant),
@@ -54,7 +34,7 @@ describe('projects service over NATS', () => {
   it('seeds the built-in scanners and packages once, however many replicas start', async () => {
     const second = await startProjectsService();
     await second.close();
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       `SELECT kind, count(*)::int AS n FROM projects.scanners WHERE built_in GROUP BY kind ORDER BY kind`,
     );
     expect(rows).toEqual([
@@ -82,18 +62,18 @@ describe('projects service over NATS', () => {
         }),
       ),
     );
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       'SELECT number, name FROM projects.scanner_versions WHERE scanner_id = $1 ORDER BY number',
       [id],
     );
     expect(rows.map((r) => r.name)).toEqual(['v_1', 'v_2', 'v_3', 'v_4', 'v_5', 'v_6']);
-    const { rows: scanner } = await db.query(
+    const { rows: scanner } = await svc.db.query(
       'SELECT version_count, latest_version_id FROM projects.scanners WHERE id = $1',
       [id],
     );
     expect(scanner[0].version_count).toBe(6);
     // None was pushed: the latest is still the first version.
-    const { rows: v1 } = await db.query(
+    const { rows: v1 } = await svc.db.query(
       "SELECT id FROM projects.scanner_versions WHERE scanner_id = $1 AND name = 'v_1'",
       [id],
     );
@@ -114,7 +94,7 @@ describe('projects service over NATS', () => {
         }),
       ),
     );
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       'SELECT revision, valid_from FROM projects.project_config_revisions WHERE project_id = $1 ORDER BY revision',
       [project.id],
     );
@@ -153,7 +133,7 @@ describe('projects service over NATS', () => {
     await expect(
       call(ProjectSubjects.attachGuardrail, { principal: other, id: theirs.id, list: 'scanners', entry: { id } }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const { rows } = await db.query('SELECT name FROM projects.scanners WHERE id = $1', [id]);
+    const { rows } = await svc.db.query('SELECT name FROM projects.scanners WHERE id = $1', [id]);
     expect(rows[0].name).not.toBe('stolen');
   });
 
@@ -230,7 +210,7 @@ describe('projects service over NATS', () => {
       falseNegative: 0,
     });
     expect(datasetRun.f1Score).toBeCloseTo((2 * expected.tp) / (2 * expected.tp + expected.fp), 12);
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       'SELECT count(*)::int AS n FROM projects.dataset_upload_parts WHERE upload_id = $1',
       [uploadId],
     );
@@ -313,7 +293,7 @@ describe('projects service over NATS', () => {
     );
     expect(new Set(answers.map((a) => a.project.id)).size).toBe(1);
     expect(answers[0].project).toMatchObject({ name: 'default', deploymentStatus: 'draft', enforcing: false });
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       "SELECT count(*)::int AS n FROM projects.projects WHERE tenant = $1 AND name = 'default'",
       [tenant],
     );
@@ -336,9 +316,10 @@ describe('projects service over NATS', () => {
     });
     await call(ProjectSubjects.detach, { principal: principal(tenant), id: project.id, list: 'scanners', entryId: id });
     await call(ScannerSubjects.delete, { principal: principal(tenant), scannerId: id });
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM projects.scanner_versions WHERE scanner_id = $1', [
-      id,
-    ]);
+    const { rows } = await svc.db.query(
+      'SELECT count(*)::int AS n FROM projects.scanner_versions WHERE scanner_id = $1',
+      [id],
+    );
     expect(rows[0].n).toBe(0);
   });
 });

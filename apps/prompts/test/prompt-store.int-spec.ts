@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { INestMicroservice } from '@nestjs/common';
 import {
   PromptSubjects,
   PROXY_STREAM,
@@ -8,17 +7,14 @@ import {
   type ScannerResultRecord,
   type PromptView,
 } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/messaging';
-import { uniqueTenant, untypedRpc, waitFor, testNatsLogin } from '@bastion/testing';
+import { uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
 import type { Logger } from 'pino';
 import type { PromptsConfig } from '../src/config';
 import { PrismaService } from '../src/prisma/prisma.service';
 import { PROMPTS_STORE_DURABLE } from '../src/store/prompt-record.consumer';
 import { promptRecord, publishRecords, startPromptsService } from '../../../test/support/prompts';
-import { testEnv } from '../../../test/support/stack';
+import { serviceUnderTest, testEnv } from '../../../test/support/stack';
 
 /** The prompt store on its own: records published to JetStream in, rows in Postgres out. */
 jest.setTimeout(30_000);
@@ -37,23 +33,7 @@ const SECRETS_PASSED: ScannerResultRecord = {
 };
 
 describe('prompt store', () => {
-  let service: INestMicroservice | undefined;
-  let nc: NatsConnection;
-  let rpc: NatsRpcClient;
-  let db: Client;
-
-  beforeAll(async () => {
-    service = await startPromptsService();
-    nc = await connectNats(testNatsLogin(), { name: 'int-prompts' });
-    rpc = new NatsRpcClient(nc, 5000);
-    db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db?.end();
-    await nc?.close();
-    await service?.close();
-  });
+  const svc = serviceUnderTest(() => startPromptsService(), { name: 'int-prompts' });
 
   const principal = (tenant: string, role = 'member', project?: string) => ({
     sub: 'int-user',
@@ -63,9 +43,10 @@ describe('prompt store', () => {
   });
 
   async function rowsOf(tenant: string): Promise<{ id: string; input: string }[]> {
-    const { rows } = await db.query('SELECT id, input FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at', [
-      tenant,
-    ]);
+    const { rows } = await svc.db.query(
+      'SELECT id, input FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at',
+      [tenant],
+    );
     return rows;
   }
 
@@ -75,7 +56,7 @@ describe('prompt store', () => {
    */
   async function storeCaughtUp(): Promise<void> {
     const marker = promptRecord(uniqueTenant('marker'));
-    await publishRecords(nc, [marker]);
+    await publishRecords(svc.nc, [marker]);
     await waitFor(
       async () => ((await rowsOf(marker.tenant)).length === 1 ? true : undefined),
       10_000,
@@ -111,13 +92,13 @@ describe('prompt store', () => {
         ],
       } as PromptRecordedEvent['result'],
     });
-    await publishRecords(nc, [record]);
+    await publishRecords(svc.nc, [record]);
     await waitFor(
       async () => ((await rowsOf(tenant)).length === 1 ? true : undefined),
       5000,
       'the record to be stored',
     );
-    const { rows } = await db.query('SELECT * FROM prompts.prompts WHERE id = $1', [record.id]);
+    const { rows } = await svc.db.query('SELECT * FROM prompts.prompts WHERE id = $1', [record.id]);
     expect(rows[0]).toMatchObject({
       tenant,
       project_id: 'proj-1',
@@ -157,7 +138,7 @@ describe('prompt store', () => {
         ],
       ],
     });
-    const got = await rpc.call(
+    const got = await svc.rpc.call(
       untypedRpc<{ prompt: PromptView }>(PromptSubjects.get),
       { principal: principal(tenant, 'viewer'), id: record.id },
       'int-p1',
@@ -176,11 +157,11 @@ describe('prompt store', () => {
       },
     });
     // A row stored before results were kept as arrays (objects, with their keys) reads the same.
-    await db.query('UPDATE prompts.prompts SET scanner_results = $2::jsonb WHERE id = $1', [
+    await svc.db.query('UPDATE prompts.prompts SET scanner_results = $2::jsonb WHERE id = $1', [
       record.id,
       JSON.stringify(record.result.scannerResults),
     ]);
-    const before = await rpc.call(
+    const before = await svc.rpc.call(
       untypedRpc<{ prompt: PromptView }>(PromptSubjects.get),
       { principal: principal(tenant, 'viewer'), id: record.id },
       'int-p1b',
@@ -193,8 +174,8 @@ describe('prompt store', () => {
     const [a, b] = [promptRecord(tenant, { input: 'first' }), promptRecord(tenant, { input: 'second' })];
     // Three copies of `a` reach the store (a redelivery looks exactly like this), and a retried
     // publish of `b` with the same message id, which JetStream itself drops.
-    await publishRecords(nc, [a, a, a], { duplicate: true });
-    await publishRecords(nc, [b, b]);
+    await publishRecords(svc.nc, [a, a, a], { duplicate: true });
+    await publishRecords(svc.nc, [b, b]);
     await storeCaughtUp();
     expect((await rowsOf(tenant)).map((r) => r.input).sort()).toEqual(['first', 'second']);
   });
@@ -207,9 +188,9 @@ describe('prompt store', () => {
       externalMetadata: { 'k\u0000': 'v\ud83d' },
     });
     const text = promptRecord(tenant, { input: 'a\\u0000b', receivedAt: new Date(Date.now() + 1000).toISOString() });
-    await publishRecords(nc, [nul, text]);
+    await publishRecords(svc.nc, [nul, text]);
     await storeCaughtUp();
-    const { rows } = await db.query(
+    const { rows } = await svc.db.query(
       'SELECT input, memory, external_metadata FROM prompts.prompts WHERE tenant = $1 ORDER BY received_at',
       [tenant],
     );
@@ -221,19 +202,19 @@ describe('prompt store', () => {
 
   it('catches up on records published while it was stopped, each once', async () => {
     const tenant = uniqueTenant();
-    await service!.close();
-    service = undefined;
-    const jsm = await jetstreamManager(nc);
+    await svc.service!.close();
+    svc.service = undefined;
+    const jsm = await jetstreamManager(svc.nc);
     const pending = async () => (await jsm.consumers.info(PROXY_STREAM, PROMPTS_STORE_DURABLE)).num_pending;
     const before = await pending();
     const missed = Array.from({ length: 5 }, (_, i) => promptRecord(tenant, { input: `while down ${i}` }));
-    await publishRecords(nc, missed);
-    await publishRecords(nc, [missed[0]], { duplicate: true });
+    await publishRecords(svc.nc, missed);
+    await publishRecords(svc.nc, [missed[0]], { duplicate: true });
     // All six (five and a redelivered copy) wait in the store's durable, and none was stored.
     expect(await pending()).toBe(before + 6);
     expect(await rowsOf(tenant)).toEqual([]);
 
-    service = await startPromptsService();
+    svc.service = await startPromptsService();
     await waitFor(
       async () => ((await rowsOf(tenant)).length >= 5 ? true : undefined),
       10_000,
@@ -248,29 +229,29 @@ describe('prompt store', () => {
     const fn = `refuse_${randomUUID().slice(0, 8)}`;
     // The trigger refuses this tenant's rows and counts attempts in a sequence (which a rollback
     // does not undo).
-    await db.query(`CREATE SEQUENCE prompts.${fn}`);
-    await db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    await svc.db.query(`CREATE SEQUENCE prompts.${fn}`);
+    await svc.db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.tenant = '${tenant}' THEN PERFORM nextval('prompts.${fn}'); RAISE EXCEPTION 'refused for this test'; END IF;
         RETURN NEW;
       END $$`);
-    await db.query(
+    await svc.db.query(
       `CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`,
     );
     const attempts = async () =>
       Number(
-        (await db.query(`SELECT last_value, is_called FROM prompts.${fn}`)).rows.map((r) =>
+        (await svc.db.query(`SELECT last_value, is_called FROM prompts.${fn}`)).rows.map((r) =>
           r.is_called ? r.last_value : 0,
         )[0],
       );
     try {
-      await publishRecords(nc, [promptRecord(tenant, { input: 'refused at first' })]);
+      await publishRecords(svc.nc, [promptRecord(tenant, { input: 'refused at first' })]);
       await waitFor(async () => ((await attempts()) >= 2 ? true : undefined), 10_000, 'a second attempt');
       expect(await rowsOf(tenant)).toEqual([]);
     } finally {
-      await db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
-      await db.query(`DROP FUNCTION prompts.${fn}()`);
-      await db.query(`DROP SEQUENCE prompts.${fn}`);
+      await svc.db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
+      await svc.db.query(`DROP FUNCTION prompts.${fn}()`);
+      await svc.db.query(`DROP SEQUENCE prompts.${fn}`);
     }
     await waitFor(
       async () => ((await rowsOf(tenant)).map((r) => r.input).join() === 'refused at first' ? true : undefined),
@@ -282,23 +263,27 @@ describe('prompt store', () => {
   it('stores the rest of a batch while one record of it is refused by the database, and that one on a retry', async () => {
     const tenant = uniqueTenant();
     const fn = `refuse_${randomUUID().slice(0, 8)}`;
-    await db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    await svc.db.query(`CREATE FUNCTION prompts.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.input = 'poison' THEN RAISE EXCEPTION 'refused for this test'; END IF;
         RETURN NEW;
       END $$`);
-    await db.query(
+    await svc.db.query(
       `CREATE TRIGGER ${fn} BEFORE INSERT ON prompts.prompts FOR EACH ROW EXECUTE FUNCTION prompts.${fn}()`,
     );
     try {
       // Published together, so they reach the store in one batch (or a few).
       const good = Array.from({ length: 30 }, (_, i) => promptRecord(tenant, { input: `good ${i}` }));
-      await publishRecords(nc, [...good.slice(0, 15), promptRecord(tenant, { input: 'poison' }), ...good.slice(15)]);
+      await publishRecords(svc.nc, [
+        ...good.slice(0, 15),
+        promptRecord(tenant, { input: 'poison' }),
+        ...good.slice(15),
+      ]);
       await waitFor(async () => ((await rowsOf(tenant)).length === 30 ? true : undefined), 10_000, 'the good records');
       expect((await rowsOf(tenant)).map((r) => r.input)).not.toContain('poison');
     } finally {
-      await db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
-      await db.query(`DROP FUNCTION prompts.${fn}()`);
+      await svc.db.query(`DROP TRIGGER ${fn} ON prompts.prompts`);
+      await svc.db.query(`DROP FUNCTION prompts.${fn}()`);
     }
     await waitFor(
       async () => ((await rowsOf(tenant)).length === 31 ? true : undefined),
@@ -309,12 +294,12 @@ describe('prompt store', () => {
 
   it('drops a malformed record without holding up the ones after it', async () => {
     const tenant = uniqueTenant();
-    await jetstream(nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ id: 'not-a-uuid', tenant }));
-    await jetstream(nc).publish(
+    await jetstream(svc.nc).publish(ProxyEvents.promptRecorded, JSON.stringify({ id: 'not-a-uuid', tenant }));
+    await jetstream(svc.nc).publish(
       ProxyEvents.promptRecorded,
       JSON.stringify({ ...promptRecord(tenant), result: { outcome: 'exploded' } }),
     );
-    await publishRecords(nc, [promptRecord(tenant, { input: 'fine' })]);
+    await publishRecords(svc.nc, [promptRecord(tenant, { input: 'fine' })]);
     await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the good record');
     await storeCaughtUp();
     expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['fine']);
@@ -323,21 +308,21 @@ describe('prompt store', () => {
   it("gives the proxy a template's input, within the tenant only", async () => {
     const tenant = uniqueTenant();
     const record = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise this week.' });
-    await publishRecords(nc, [record]);
+    await publishRecords(svc.nc, [record]);
     await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the record');
-    const { promptTemplate } = await rpc.call(
+    const { promptTemplate } = await svc.rpc.call(
       untypedRpc<{ promptTemplate: { id: string } }>(PromptSubjects.createTemplate),
       { principal: principal(tenant), body: { name: 'weekly', promptId: record.id } },
       'int-t1',
     );
     await expect(
-      rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: promptTemplate.id }, 'int-t2'),
+      svc.rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: promptTemplate.id }, 'int-t2'),
     ).resolves.toEqual({
       input: 'Summarise this week.',
       projectId: 'proj-t',
     });
     await expect(
-      rpc.call(
+      svc.rpc.call(
         untypedRpc(PromptSubjects.templateInput),
         { tenant: uniqueTenant(), templateId: promptTemplate.id },
         'int-t3',
@@ -346,7 +331,7 @@ describe('prompt store', () => {
       code: 'NOT_FOUND',
     });
     await expect(
-      rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4'),
+      svc.rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
@@ -357,7 +342,7 @@ describe('prompt store', () => {
     try {
       // The store's insert path: the pool alone, Prisma not yet connected.
       const { rows } = await prisma.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      await db.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await svc.db.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
       // Unheard, the pool's error would be an uncaught exception here.
       await waitFor(async () => warned.length > 0 || undefined, 5000, "the pool's error");
       expect((await prisma.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
@@ -368,7 +353,7 @@ describe('prompt store', () => {
   });
 
   it('answers its health check with the database and NATS', async () => {
-    await expect(rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({
+    await expect(svc.rpc.call(untypedRpc(PromptSubjects.health), {}, 'int-h')).resolves.toEqual({
       service: 'prompts',
       status: 'ok',
       checks: { database: 'ok', nats: 'ok', process: 'ok' },
@@ -377,20 +362,8 @@ describe('prompt store', () => {
 });
 
 describe('prompt store with PROMPTS_SCANNER_RESULTS_FORM=objects (while upgrading from a release that reads only objects)', () => {
-  let service: INestMicroservice | undefined;
-  let nc: NatsConnection;
-  let db: Client;
-
-  beforeAll(async () => {
-    service = await startPromptsService({ PROMPTS_SCANNER_RESULTS_FORM: 'objects' });
-    nc = await connectNats(testNatsLogin(), { name: 'int-prompts-objects' });
-    db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db?.end();
-    await nc?.close();
-    await service?.close();
+  const svc = serviceUnderTest(() => startPromptsService({ PROMPTS_SCANNER_RESULTS_FORM: 'objects' }), {
+    name: 'int-prompts-objects',
   });
 
   it('stores scanner results as objects, the form an earlier release reads', async () => {
@@ -401,10 +374,10 @@ describe('prompt store with PROMPTS_SCANNER_RESULTS_FORM=objects (while upgradin
         scannerResults: [SECRETS_PASSED],
       } as PromptRecordedEvent['result'],
     });
-    await publishRecords(nc, [record]);
+    await publishRecords(svc.nc, [record]);
     const stored = await waitFor(
       async () => {
-        const { rows } = await db.query<{ scanner_results: unknown }>(
+        const { rows } = await svc.db.query<{ scanner_results: unknown }>(
           'SELECT scanner_results FROM prompts.prompts WHERE id = $1',
           [record.id],
         );

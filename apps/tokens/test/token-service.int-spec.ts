@@ -1,37 +1,17 @@
-import type { INestMicroservice } from '@nestjs/common';
 import { TokenSubjects } from '@bastion/contracts';
-import { connectNats, NatsRpcClient } from '@bastion/messaging';
-import { principal as fixturePrincipal, uniqueTenant, untypedRpc, testNatsLogin } from '@bastion/testing';
+import { principal as fixturePrincipal, uniqueTenant, untypedRpc } from '@bastion/testing';
 
 /** An admin of `tenant`, as the gateway would send it. */
 const principal = (tenant: string) => fixturePrincipal('admin', { tenant, sub: 'svc-test' });
-import type { NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
-import { startTokensService, testEnv } from '../../../test/support/stack';
+import { serviceUnderTest, startTokensService } from '../../../test/support/stack';
 
 /** The tokens service on its own: real NATS requests in, real Postgres rows out. */
 describe('tokens service over NATS', () => {
-  let service: INestMicroservice;
-  let nc: NatsConnection;
-  let rpc: NatsRpcClient;
-  let db: Client;
-
-  beforeAll(async () => {
-    service = await startTokensService();
-    nc = await connectNats(testNatsLogin(), { name: 'int-test' });
-    rpc = new NatsRpcClient(nc, 5000);
-    db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db?.end();
-    await nc?.close();
-    await service?.close();
-  });
+  const svc = serviceUnderTest(() => startTokensService(), { name: 'int-test' });
 
   it('stores a created token in the tokens schema with the defaults', async () => {
     const tenant = uniqueTenant();
-    const res = await rpc.call(
+    const res = await svc.rpc.call(
       untypedRpc<{ system_metadata: { uid: string } }>(TokenSubjects.create),
       {
         principal: principal(tenant),
@@ -40,7 +20,7 @@ describe('tokens service over NATS', () => {
       },
       'int-1',
     );
-    const { rows } = await db.query('SELECT * FROM tokens.tokens WHERE uid = $1', [res.system_metadata.uid]);
+    const { rows } = await svc.db.query('SELECT * FROM tokens.tokens WHERE uid = $1', [res.system_metadata.uid]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       tenant,
@@ -57,14 +37,14 @@ describe('tokens service over NATS', () => {
 
   it('validates payloads on receipt, whoever sent them', async () => {
     await expect(
-      rpc.call(
+      svc.rpc.call(
         untypedRpc(TokenSubjects.create),
         { principal: { tenant: 'x', roles: ['root'] }, namespace: 'system', body: { metadata: { name: 'a' } } },
         'int-2',
       ),
     ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' }); // the access guard, before validation
     await expect(
-      rpc.call(
+      svc.rpc.call(
         untypedRpc(TokenSubjects.get),
         { principal: principal('x'), namespace: 'Not A Label', name: 'a', responseFormat: 'GET_RSP_FORMAT_DEFAULT' },
         'int-3',
@@ -74,21 +54,21 @@ describe('tokens service over NATS', () => {
 
   it("keeps every query inside the caller's tenant", async () => {
     const owner = uniqueTenant();
-    await rpc.call(
+    await svc.rpc.call(
       untypedRpc(TokenSubjects.create),
       { principal: principal(owner), namespace: 'system', body: { metadata: { name: 'scoped' } } },
       'int-4',
     );
     const other = principal(uniqueTenant());
     await expect(
-      rpc.call(
+      svc.rpc.call(
         untypedRpc(TokenSubjects.setState),
         { principal: other, namespace: 'system', name: 'scoped', state: 'EXPIRED' },
         'int-5',
       ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(
-      rpc.call(
+      svc.rpc.call(
         untypedRpc(TokenSubjects.delete),
         { principal: other, namespace: 'system', name: 'scoped', failIfReferred: false },
         'int-6',
@@ -96,7 +76,7 @@ describe('tokens service over NATS', () => {
     ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    const { rows } = await db.query('SELECT state FROM tokens.tokens WHERE tenant = $1 AND name = $2', [
+    const { rows } = await svc.db.query('SELECT state FROM tokens.tokens WHERE tenant = $1 AND name = $2', [
       owner,
       'scoped',
     ]);
@@ -106,17 +86,17 @@ describe('tokens service over NATS', () => {
   it('bumps the revision on every change', async () => {
     const tenant = uniqueTenant();
     const p = principal(tenant);
-    await rpc.call(
+    await svc.rpc.call(
       untypedRpc(TokenSubjects.create),
       { principal: p, namespace: 'system', body: { metadata: { name: 'rev' } } },
       'int-7',
     );
-    await rpc.call(
+    await svc.rpc.call(
       untypedRpc(TokenSubjects.replace),
       { principal: p, namespace: 'system', name: 'rev', body: { metadata: { name: 'rev', description: 'x' } } },
       'int-8',
     );
-    const changed = await rpc.call(
+    const changed = await svc.rpc.call(
       untypedRpc<{ obj: { system_metadata: { revision: string } } }>(TokenSubjects.setState),
       { principal: p, namespace: 'system', name: 'rev', state: 'EXPIRED' },
       'int-9',
