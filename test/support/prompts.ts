@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestMicroservice } from '@nestjs/common';
 import { type PromptRecordedEvent, PROMPTS_QUEUE, PROXY_STREAM_SPEC, ProxyEventContracts } from '@bastion/contracts';
 import { ensureStream, EventPublisher } from '@bastion/messaging';
+import { scannerResultRecord } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PromptsConfig, PromptsModule } from '../../apps/prompts/src';
 import { startTestService } from './stack';
@@ -46,17 +47,7 @@ export function promptRecord(tenant: string, over: Partial<PromptRecordedEvent> 
       files: [],
       providerResult: { data: '{"content":"Paris."}', statusCode: 200, sentDate: receivedAt, receivedDate: receivedAt },
       scannerResults: [
-        {
-          scannerId: 'scanner-pii',
-          outcome: 'passed',
-          scanDirection: 'request',
-          data: { type: 'regex', matches: [] },
-          message: '',
-          customConfig: false,
-          startedDate: receivedAt,
-          completedDate: receivedAt,
-          scannerVersionMeta: null,
-        },
+        scannerResultRecord({ scannerId: 'scanner-pii', startedDate: receivedAt, completedDate: receivedAt }),
       ],
     },
     ...over,

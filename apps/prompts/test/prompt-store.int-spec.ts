@@ -4,10 +4,9 @@ import {
   PROXY_STREAM,
   ProxyEvents,
   type PromptRecordedEvent,
-  type ScannerResultRecord,
   type PromptView,
 } from '@bastion/contracts';
-import { uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
+import { scannerResultRecord, uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import type { PromptsConfig } from '../src/config';
@@ -20,17 +19,12 @@ import { serviceUnderTest, testEnv } from '../../../test/support/stack';
 jest.setTimeout(30_000);
 
 /** A scanner result with its version, as the proxy records one. */
-const SECRETS_PASSED: ScannerResultRecord = {
+const SECRETS_PASSED = scannerResultRecord({
   scannerId: 'secrets',
-  outcome: 'passed',
-  scanDirection: 'request',
   data: { type: 'keyword', matches: [] },
-  message: '',
   customConfig: true,
-  startedDate: '2026-03-01T10:00:00.000Z',
-  completedDate: '2026-03-01T10:00:00.001Z',
   scannerVersionMeta: { id: 'v-7', name: 'secrets v7', published: false, direction: 'request' },
-};
+});
 
 describe('prompt store', () => {
   const svc = serviceUnderTest(() => startPromptsService(), { name: 'int-prompts' });
@@ -77,17 +71,15 @@ describe('prompt store', () => {
         outcome: 'redacted',
         response: 'My card is ****************',
         scannerResults: [
-          {
+          scannerResultRecord({
             scannerId: 'card-numbers',
             outcome: 'failed',
             scanDirection: 'response',
             data: { type: 'regex', matches: [['4111111111111111', 11, 27]] },
             message: 'card number redacted',
-            customConfig: false,
             startedDate: '2026-03-01T10:00:01.000Z',
             completedDate: '2026-03-01T10:00:01.002Z',
-            scannerVersionMeta: null,
-          },
+          }),
           SECRETS_PASSED,
         ],
       } as PromptRecordedEvent['result'],

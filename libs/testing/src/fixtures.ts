@@ -1,4 +1,4 @@
-import type { Principal, Role } from '@bastion/contracts';
+import type { Principal, Role, ScannerResultRecord } from '@bastion/contracts';
 import { uniqueTenant } from './tokens';
 
 /**
@@ -21,5 +21,24 @@ export function tokenCreateBody(
       ...(options.labels ? { labels: options.labels } : {}),
     },
     spec: options.spec ?? {},
+  };
+}
+
+/**
+ * One scanner result as a prompt record carries it: a regex scanner that passed a request, with no
+ * version meta, unless `overrides` say otherwise.
+ */
+export function scannerResultRecord(overrides: Partial<ScannerResultRecord> = {}): ScannerResultRecord {
+  return {
+    scannerId: 'scanner',
+    outcome: 'passed',
+    scanDirection: 'request',
+    data: { type: 'regex', matches: [] },
+    message: '',
+    customConfig: false,
+    startedDate: '2026-03-01T10:00:00.000Z',
+    completedDate: '2026-03-01T10:00:00.001Z',
+    scannerVersionMeta: null,
+    ...overrides,
   };
 }
