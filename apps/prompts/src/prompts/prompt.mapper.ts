@@ -11,6 +11,7 @@ import {
   recordedScannerResultView,
 } from '@bastion/contracts';
 import { Prisma, type Prompt, type PromptTemplate } from '../generated/prisma/client';
+import type { ScannerResultsForm } from '../config';
 
 type Json = Prisma.InputJsonValue;
 type Loose = Record<string, unknown>;
@@ -33,7 +34,7 @@ const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
 const UNSTORABLE_ESCAPE = /\\+u(?:0000|d[89a-f][0-9a-f]{2})/g;
 
 /** The row a prompt record is stored as: the spec's fields of the record, and nothing it did not say. */
-export function promptRow(e: PromptRecordedEvent, form: 'arrays' | 'objects' = 'arrays'): Prisma.PromptCreateManyInput {
+export function promptRow(e: PromptRecordedEvent, form: ScannerResultsForm = 'arrays'): Prisma.PromptCreateManyInput {
   const r = e.result;
   return {
     id: e.id,
