@@ -62,6 +62,9 @@ const TRICKY = [
   '\u{e0101}',
   '\u{11000}',
   '\u1161',
+  '\u000b',
+  '\u001f',
+  '\u0085',
 ];
 const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
 const anyText = fc.oneof(
@@ -84,6 +87,18 @@ describe('canonicalize', () => {
     expect(text('\ufb01le \u2460 \u{1d41a}')).toBe('file 1 a');
     expect(text('\u0661\u0662\u0663')).toBe('123');
     expect(text('a\u2014b\u2212c')).toBe('a-b-c');
+  });
+
+  it('reads the control characters that separate words as the space or line break they are', () => {
+    expect(text('launch\u000bcodes')).toBe('launch codes');
+    for (const c of ['\u001c', '\u001d', '\u001e', '\u001f']) expect(text(`launch${c}codes`)).toBe('launch codes');
+    expect(text('launch\u0085codes')).toBe('launch\ncodes');
+    // Beside characters that take the other paths (one unit for one, and the segment builder).
+    expect(text('l\u00e1unch\u000bcodes')).toBe('launch codes');
+    expect(text('la\u200bunch\u001fcodes')).toBe('launch codes');
+    const c = canonicalize('x\u000by');
+    expect(c.identity).toBe(false);
+    expect(c.toOriginal(2, 3)).toEqual([2, 3]);
   });
 
   it('reads through keycaps, underlines and digit forms NFKC keeps', () => {

@@ -26,7 +26,9 @@
  *    paragraph separators "\n", dashes and minus signs "-", decimal digits of any script their
  *    ASCII digit, circled and other digit forms NFKC leaves alone (DIGIT_FORMS) their digits, and
  *    the Cyrillic, Greek and Armenian letters that look like Latin ones (CONFUSABLES) become those
- *    Latin letters (lower case to lower case, upper to upper).
+ *    Latin letters (lower case to lower case, upper to upper). The control characters that
+ *    separate text but that RE2's `\s` does not match (vertical tab and the information separators
+ *    U+001C-U+001F) become " ", and NEL (U+0085) "\n", so "launch<VT>codes" is the phrase it reads as.
  * 4. Tag characters (U+E0020-U+E007E), invisible to a reader but spelling ASCII to a model that
  *    reads them, are decoded to that ASCII in place, each its own segment: the model reads them
  *    joined to the text around them, and so do scanners. The other tag characters (U+E0000-U+E001F,
@@ -181,8 +183,25 @@ export interface CanonicalText {
   readonly identity: boolean;
 }
 
+/** Separating control characters (step 3): each folds to one unit, so offsets stay as they are. */
+// eslint-disable-next-line no-control-regex -- these control characters are what it looks for
+const SEPARATOR_CONTROL = /[\x0b\x1c-\x1f\x85]/;
+// eslint-disable-next-line no-control-regex -- as above
+const SEPARATOR_CONTROLS = /[\x0b\x1c-\x1f\x85]/g;
+
 /** Canonical form of a whole text (see the module comment). Pure; linear in the text. */
 export function canonicalize(text: string): CanonicalText {
+  const form = canonicalForm(text);
+  if (!SEPARATOR_CONTROL.test(form.text)) return form;
+  return { original: text, text: foldSeparators(form.text), identity: false, toOriginal: form.toOriginal };
+}
+
+/** Canonical text with its separating control characters folded (step 3); most texts have none. */
+function foldSeparators(text: string): string {
+  return SEPARATOR_CONTROL.test(text) ? text.replace(SEPARATOR_CONTROLS, (c) => (c === '\x85' ? '\n' : ' ')) : text;
+}
+
+function canonicalForm(text: string): CanonicalText {
   if (ASCII_ONLY.test(text)) return identityOf(text);
   const unitForUnit = oneForOne(text);
   if (unitForUnit !== undefined) {
@@ -594,14 +613,14 @@ export class StreamCanonicalizer {
     if (final) {
       const raw = this.held + added;
       this.held = '';
-      return raw === '' ? '' : foldConfusables(raw, this.before, '');
+      return raw === '' ? '' : foldSeparators(foldConfusables(raw, this.before, ''));
     }
     if (added === '') return '';
     const last = lastCodePoint(added);
     const body = this.held + added.slice(0, added.length - last.length);
     this.held = last;
     if (body === '') return '';
-    const out = foldConfusables(body, this.before, last);
+    const out = foldSeparators(foldConfusables(body, this.before, last));
     this.before = lastCodePoint(body);
     return out;
   }

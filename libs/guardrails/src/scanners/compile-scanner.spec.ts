@@ -170,6 +170,11 @@ describe('compileScanner', () => {
       expect(matches({ type: 'keyword', words: [' top  secret '] }, 'TOP\n  SECRET plans')).toEqual([[0, 12, 0]]);
     });
 
+    it('matches a phrase whose words a separating control character parts (RE2 reads none of them as \\s)', () => {
+      for (const c of ['\u000b', '\u001c', '\u001d', '\u001e', '\u001f', '\u0085'])
+        expect(matches({ type: 'keyword', words: ['launch codes'] }, `the launch${c}codes`)).toEqual([[4, 16, 0]]);
+    });
+
     it('reports every listed word that matches, also words inside or overlapping others', () => {
       expect(
         matches({ type: 'keyword', words: ['new', 'new york', 'york'], wholeWord: true }, 'new yorker, new york'),
