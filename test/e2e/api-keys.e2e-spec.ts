@@ -169,6 +169,22 @@ describe('API keys', () => {
     );
   });
 
+  it('refuses to let a key make or revoke keys, so none outlives the key that would have made it', async () => {
+    const tenant = uniqueTenant();
+    const admin = bearer(tenant, 'admin');
+    const expiring = await newKey(admin, { role: 'admin', expiresAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const other = await newKey(admin, { name: 'other' });
+    const headers = { 'x-api-key': expiring.value };
+    const made = await http(base, 'POST', TOKENS, { headers, body: { name: 'x', role: 'admin' } });
+    expect(made.status).toBe(403);
+    expect(made.body).toEqual({ detail: expect.stringMatching(/tenant-key cannot call this route/) });
+    expect((await http(base, 'DELETE', `${TOKENS}/${other.id}`, { headers })).status).toBe(403);
+    // It still reads the tenant's keys, and nothing was made by it.
+    const list = await http(base, 'GET', TOKENS, { headers });
+    expect(list.status).toBe(200);
+    expect(list.body.tokens.map((t: { id: string }) => t.id).sort()).toEqual([expiring.id, other.id].sort());
+  });
+
   it("refuses a forged or tampered key, and pages through a tenant's keys", async () => {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');

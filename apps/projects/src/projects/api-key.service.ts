@@ -27,8 +27,8 @@ import { ApiKeyRepository } from './api-key.repository';
 const LAST_USED_PRECISION_MS = 60_000;
 
 /**
- * API keys: made, listed, read and revoked by the tenant's admins (the gateway's policy says who
- * calls); resolved by the gateway on a cache miss. The value exists only in the create answer.
+ * API keys: made and revoked by the tenant's admins with their own JWT, listed and read by any
+ * tenant principal (RPC_POLICY says who calls); resolved by the gateway on a cache miss. The value exists only in the create answer.
  */
 @Injectable()
 export class ApiKeyService {

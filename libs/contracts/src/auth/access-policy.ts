@@ -17,6 +17,11 @@ export type RpcRule = { internal: true } | { role: Role; kinds: readonly Princip
 export const ANY_KIND: readonly PrincipalKind[] = ['user-jwt', 'project-jwt', 'project-key', 'tenant-key'];
 /** Principals not scoped to a project: what may act on the tenant's configuration. */
 export const TENANT_KINDS: readonly PrincipalKind[] = ['user-jwt', 'tenant-key'];
+/**
+ * A person's own tenant-wide JWT, and no key: what may mint or revoke credentials. A key that could
+ * make keys would outlive its own revocation and expiry in the keys it made.
+ */
+export const USER_KINDS: readonly PrincipalKind[] = ['user-jwt'];
 
 /** Why the principal may not call a route under this rule, or null when it may. */
 export function refusal(rule: AccessRule | RpcRule, principal: Principal): string | null {

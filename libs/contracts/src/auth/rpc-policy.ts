@@ -4,7 +4,7 @@ import { PromptSubjects } from '../prompts/prompt.subjects';
 import { ProviderSubjects } from '../providers/provider.subjects';
 import { bulkSubject, ProxySubjects } from '../proxy/proxy.subjects';
 import { TokenSubjects } from '../tokens/token.subjects';
-import { ANY_KIND, type RpcRule, TENANT_KINDS } from './access-policy';
+import { ANY_KIND, type RpcRule, TENANT_KINDS, USER_KINDS } from './access-policy';
 
 const INTERNAL: RpcRule = { internal: true };
 const read = (kinds = TENANT_KINDS): RpcRule => ({ role: 'viewer', kinds });
@@ -47,11 +47,11 @@ export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
   [TokenSubjects.jwks]: INTERNAL,
   [TokenSubjects.health]: INTERNAL,
 
-  // API keys.
-  [ApiKeySubjects.create]: admin(),
+  // API keys: made and revoked by people only (USER_KINDS); keys may read the list.
+  [ApiKeySubjects.create]: admin(USER_KINDS),
   [ApiKeySubjects.list]: read(),
   [ApiKeySubjects.get]: read(),
-  [ApiKeySubjects.delete]: admin(),
+  [ApiKeySubjects.delete]: admin(USER_KINDS),
   [ApiKeySubjects.resolve]: INTERNAL,
 
   // Through a project's guardrails.
