@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { EARLY_REFUSAL_HOLD_MS } from '../../apps/gateway/src';
 import Anthropic from '@anthropic-ai/sdk';
@@ -353,6 +354,59 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(scan.body).toMatchObject({ type: 'scan', result: { outcome: 'blocked' } });
     const prompts = await recorded(admin, 3);
     expect(prompts).toHaveLength(3);
+  });
+
+  it("sends a prompt from a template of the prompt's own project only: another project's is not found", async () => {
+    const { admin, projectId: a, key } = await setup();
+    const other = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'other' } });
+    const b = (other.body.id ?? other.body.project?.id) as string;
+    const sent = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: admin,
+      body: { input: 'the plans of project B', provider: 'claude', project: b },
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(
+      async () =>
+        (await http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin })).status === 200 || undefined,
+      5000,
+      "project B's prompt stored",
+    );
+    const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
+      auth: admin,
+      body: { name: 'plans', promptId: sent.body.id },
+    });
+    expect(made.body.promptTemplate.projectId).toBe(b);
+    const theirs = made.body.promptTemplate.id as string;
+    const missing = randomUUID();
+    const fromTemplate = (auth: string, promptTemplateId: string, project?: string) =>
+      http(base, 'POST', '/backend/v1/prompts', {
+        auth,
+        body: { provider: 'claude', promptTemplateId, ...(project ? { project } : {}) },
+      });
+    const before = upstream.requests.length;
+    for (const [auth, project] of [
+      [`Bearer ${key}`, a],
+      [`Bearer ${key}`, undefined],
+      [admin, a],
+    ] as const) {
+      const refused = await fromTemplate(auth, theirs, project);
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 404,
+        body: { detail: `prompt template ${theirs} not found` },
+      });
+      const unknown = await fromTemplate(auth, missing, project);
+      expect({ status: unknown.status, body: unknown.body }).toEqual({
+        status: 404,
+        body: { detail: `prompt template ${missing} not found` },
+      });
+    }
+    expect(upstream.requests.length).toBe(before);
+    // In its own project the template sends, named by id or by name, or taken from the template.
+    for (const project of [b, 'other', undefined]) {
+      const ok = await fromTemplate(admin, theirs, project);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ input: 'the plans of project B', projectId: b });
+    }
   });
 
   /** Runs `test` against a gateway of its own with these settings, and two tenants (A and B) set up. */

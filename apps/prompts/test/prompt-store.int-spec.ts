@@ -297,7 +297,7 @@ describe('prompt store', () => {
     expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['fine']);
   });
 
-  it("gives the proxy a template's input, within the tenant only", async () => {
+  it("gives the proxy a template's input, within the tenant and a project-scoped caller's project only", async () => {
     const tenant = uniqueTenant();
     const record = promptRecord(tenant, { projectId: 'proj-t', input: 'Summarise this week.' });
     await publishRecords(svc.nc, [record]);
@@ -325,6 +325,31 @@ describe('prompt store', () => {
     await expect(
       svc.rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, templateId: 'nope' }, 'int-t4'),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    // A caller scoped to the template's project reads it; one scoped to another project finds
+    // nothing, in the words an id that names no template gets.
+    await expect(
+      svc.rpc.call(
+        untypedRpc(PromptSubjects.templateInput),
+        { tenant, templateId: promptTemplate.id, project: 'proj-t' },
+        'int-t5',
+      ),
+    ).resolves.toEqual({ input: 'Summarise this week.', projectId: 'proj-t' });
+    const missing = randomUUID();
+    const refusals = await Promise.all(
+      [
+        { templateId: promptTemplate.id, project: 'proj-other' },
+        { templateId: missing, project: 'proj-other' },
+      ].map((q, i) =>
+        svc.rpc.call(untypedRpc(PromptSubjects.templateInput), { tenant, ...q }, `int-t6-${i}`).then(
+          () => undefined,
+          (err: { code: string; message: string }) => ({ code: err.code, message: err.message }),
+        ),
+      ),
+    );
+    expect(refusals).toEqual([
+      { code: 'NOT_FOUND', message: `prompt template ${promptTemplate.id} not found` },
+      { code: 'NOT_FOUND', message: `prompt template ${missing} not found` },
+    ]);
   });
 
   it('survives Postgres dropping an idle connection of its pool before Prisma has used it, and closes the pool', async () => {

@@ -49,12 +49,7 @@ export class ExchangeContext {
   }
 
   async open(principal: Principal, providerRef: string | null, projectRef?: string): Promise<Exchange> {
-    if (principal.project && projectRef && projectRef !== principal.project) {
-      throw DomainError.permissionDenied('this token is scoped to another project');
-    }
-    const project = await this.directory
-      .project(principal.tenant, principal.project ?? projectRef)
-      .catch(notFoundAs('project'));
+    const project = await this.project(principal, projectRef);
     const provider =
       providerRef === null
         ? null
@@ -87,6 +82,14 @@ export class ExchangeContext {
     };
   }
 
+  /** The project an exchange runs in: the caller's token's, else the one named, else the tenant's default. */
+  async project(principal: Principal, projectRef?: string): Promise<ProjectRuntime> {
+    if (principal.project && projectRef && projectRef !== principal.project) {
+      throw DomainError.permissionDenied('this token is scoped to another project');
+    }
+    return this.directory.project(principal.tenant, principal.project ?? projectRef).catch(notFoundAs('project'));
+  }
+
   private checkEnabled(project: ProjectRuntime, provider: ProviderRuntime): void {
     const listed = project.providers;
     if (listed.length > 0 && !listed.some((p) => (p.id === provider.id || p.name === provider.name) && p.enabled)) {
@@ -100,6 +103,11 @@ export class ExchangeContext {
       );
     }
   }
+}
+
+/** Whether `ref` (an id, in any case, or a name) names this project. */
+export function namesProject(project: ProjectRuntime, ref: string): boolean {
+  return ref.toLowerCase() === project.project.id || ref === project.project.name;
 }
 
 function notFoundAs(what: string) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   DomainError,
   ErrorCode,
+  type Principal,
   PromptRpc,
   type PromptView,
   type ScanCommand,
@@ -14,7 +15,7 @@ import { NatsRpcClient } from '@bastion/messaging';
 import { requestContext } from '@bastion/observability';
 import { type GuardSummary, worstOutcome } from '../guard/direction-guard';
 import { promptView, PromptRecorder } from '../records/prompt-recorder';
-import { ExchangeContext } from './exchange-context';
+import { ExchangeContext, namesProject } from './exchange-context';
 import { GuardedExchange } from './guarded-exchange';
 import { Recording } from './recording';
 
@@ -34,7 +35,7 @@ export class PromptApiService {
 
   async send({ principal, body }: SendPromptCommand): Promise<PromptView> {
     const fromTemplate = body.promptTemplateId
-      ? await this.templateInput(principal.tenant, body.promptTemplateId)
+      ? await this.templateInput(principal, body.promptTemplateId, body.project)
       : undefined;
     const input = body.input ?? fromTemplate?.input;
     if (input === undefined) {
@@ -100,17 +101,33 @@ export class PromptApiService {
     };
   }
 
-  private async templateInput(tenant: string, templateId: string): Promise<TemplateInput> {
+  /**
+   * What a template says, when the caller may send from it: a template the prompt store would not
+   * show the caller, or one of another project than the one the prompt goes through, is not found
+   * (the same answer as for an id that names no template, so other projects' templates do not show).
+   */
+  private async templateInput(principal: Principal, templateId: string, projectRef?: string): Promise<TemplateInput> {
+    let template: TemplateInput;
     try {
-      return await this.rpc.call(
+      template = await this.rpc.call(
         PromptRpc.templateInput,
-        { tenant, templateId },
+        { tenant: principal.tenant, templateId, ...(principal.project ? { project: principal.project } : {}) },
         requestContext.getStore()?.requestId ?? 'proxy',
       );
     } catch (err) {
-      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND)
-        throw DomainError.notFound(`prompt template ${templateId} not found`);
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw templateNotFound(templateId);
       throw err;
     }
+    // Without a project named, the prompt goes through the template's own (or the caller's token's,
+    // which the prompt store has just matched against the template's).
+    if (template.projectId !== null && projectRef) {
+      const project = await this.context.project(principal, projectRef);
+      if (!namesProject(project, template.projectId)) throw templateNotFound(templateId);
+    }
+    return template;
   }
+}
+
+function templateNotFound(templateId: string): DomainError {
+  return DomainError.notFound(`prompt template ${templateId} not found`);
 }

@@ -1,7 +1,7 @@
 import { DomainError, type Principal } from '@bastion/contracts';
 
 /** A project-scoped principal sees only its project's records; others see the whole tenant. */
-export function canSee(principal: Principal, projectId: string | null): boolean {
+export function canSee(principal: Pick<Principal, 'project'>, projectId: string | null): boolean {
   return !principal.project || principal.project === projectId;
 }
 

@@ -62,10 +62,13 @@ export class TemplateService {
     return { promptTemplate: templateView(t), prompts: sent.map(promptView) };
   }
 
-  /** For the message proxy (over NATS): what a prompt sent from this template says. */
-  async input({ tenant, templateId }: TemplateInputQuery): Promise<TemplateInput> {
+  /**
+   * For the message proxy (over NATS): what a prompt sent from this template says. A template the
+   * caller may not see (another project's, for a project-scoped caller) is not found, as with `get`.
+   */
+  async input({ tenant, templateId, project }: TemplateInputQuery): Promise<TemplateInput> {
     const t = await this.templates.find(tenant, templateId);
-    if (!t) throw DomainError.notFound(`prompt template ${templateId} not found`);
+    if (!t || !canSee({ project }, t.projectId)) throw DomainError.notFound(`prompt template ${templateId} not found`);
     return { input: t.input, projectId: t.projectId };
   }
 }

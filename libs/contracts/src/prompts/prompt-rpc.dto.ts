@@ -141,4 +141,9 @@ export class TemplateInputQuery {
 
   @IsUUID()
   templateId!: string;
+
+  /** The caller's project when its key or token is scoped to one: another project's template is then not found. */
+  @IsOptional()
+  @IsString()
+  project?: string;
 }
