@@ -248,7 +248,25 @@ describe('walkResponse', () => {
     );
     // The bytes of a binary source are not read: the block is listed as unreadable.
     expect(texts.some((t) => t.includes('JVBERi0='))).toBe(false);
-    expect(walk.unreadable.map((u) => u.type)).toEqual(['image', 'document/base64']);
+    expect(walk.unreadable.map((u) => u.type)).toEqual(['text/not-a-string', 'image', 'document/base64']);
+  });
+
+  it('calls a text or thinking block whose own text is not a string malformed (a client would join it to the text before)', () => {
+    const walk = walkResponse({
+      content: [
+        { type: 'text', text: 'card 4111 1111 1111 ' },
+        { type: 'text', text: 1111 },
+        { type: 'thinking', thinking: { t: 'x' } },
+      ],
+    });
+    expect(walk.unreadable).toEqual([
+      { where: 'content[1].text', type: 'text/not-a-string', kind: 'malformed' },
+      { where: 'content[2].thinking', type: 'thinking/not-a-string', kind: 'malformed' },
+    ]);
+    // A request's too: the upstream or a template would read it as text.
+    expect(walkRequest({ messages: [{ role: 'user', content: [{ type: 'text', text: 42 }] }] }).unreadable).toEqual([
+      { where: 'messages[0].content[0].text', type: 'text/not-a-string', kind: 'malformed' },
+    ]);
   });
 
   it('reads the data of a source type it does not know, and calls that type unknown', () => {

@@ -29,12 +29,14 @@ export interface TextLeaf {
 
 /**
  * Content the proxy cannot scan. `unknown` is a type it has never heard of; `opaque` it knows but
- * cannot read; `too-deep` is nested past MAX_DEPTH, a body no setting passes.
+ * cannot read; `too-deep` is nested past MAX_DEPTH and `malformed` a block's own text that is not
+ * a string (a client joins it, as text, to the text around it, which the guard read apart from
+ * it): bodies no setting passes.
  */
 export interface Unreadable {
   where: string;
   type: string;
-  kind: 'unknown' | 'opaque' | 'too-deep';
+  kind: 'unknown' | 'opaque' | 'too-deep' | 'malformed';
 }
 
 export interface ContentWalk {
@@ -366,6 +368,8 @@ function oneBlock(walk: ContentWalk, b: Record<string, unknown>, at: string, dep
   switch (type) {
     case 'text':
     case 'thinking':
+      if (b[type] !== undefined && typeof b[type] !== 'string')
+        walk.unreadable.push({ where: `${at}.${type}`, type: `${type}/not-a-string`, kind: 'malformed' });
       text(type);
       break;
     case 'redacted_thinking':

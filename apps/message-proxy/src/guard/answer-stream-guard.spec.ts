@@ -606,21 +606,34 @@ describe('AnswerStreamGuard', () => {
       ['a message that is a string', [{ type: 'message_start', message: SECRET }]],
       ['a block that is a string', [{ type: 'content_block_start', index: 0, content_block: SECRET }]],
       ['a delta that is a string', [start, { type: 'content_block_delta', index: 0, delta: SECRET }]],
-    ])('calls %s malformed', (_, input) => {
-      for (const read of [asProxyReads, parsedWhole])
-        expect(run(guardFor('block'), input, read).stop).toBe('malformed');
-    });
-
-    it.each<[string, StreamEvent[]]>([
+      // A client adds a delta's text to the block's whatever it is: "AKIA" then ["IOSF..."] reads as one key.
+      [
+        'a text delta missing its text, with another field',
+        [start, { ...text(''), delta: { type: 'text_delta', note: SECRET } }, stop],
+      ],
       ['a text that is a list', [start, { ...text(''), delta: { type: 'text_delta', text: [SECRET] } }, stop]],
       [
         'a text that is an object beside another field',
         [start, { ...text(''), delta: { type: 'text_delta', text: { [SECRET]: 1 }, x: 1 } }, stop],
       ],
       [
-        'a text delta missing its text, with another field',
-        [start, { ...text(''), delta: { type: 'text_delta', note: SECRET } }, stop],
+        'a text that is a number',
+        [start, text('card 4111 1111 1111 '), { ...text(''), delta: { type: 'text_delta', text: 1111 } }, stop],
       ],
+      [
+        'a thinking text that is a list',
+        [
+          { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: ['x'] } },
+          stop,
+        ],
+      ],
+    ])('calls %s malformed', (_, input) => {
+      for (const read of [asProxyReads, parsedWhole])
+        expect(run(guardFor('block'), input, read).stop).toBe('malformed');
+    });
+
+    it.each<[string, StreamEvent[]]>([
       [
         'a tool input that is a bare string',
         [

@@ -258,11 +258,14 @@ export class AnswerStreamGuard {
         const field = splittableField(delta.type);
         if (field) {
           const text = delta[field];
-          if (typeof text === 'string' && isPlainDelta(event)) return this.enqueueDelta(event, field, text, index);
-          // A delta with more than its text: its text joins the answer's, the rest is scanned alone
-          // (a text that is not a string with it).
-          const own: TextLeaf[] = typeof text === 'string' && text ? [{ owner: delta, key: field, text, where }] : [];
-          const rest = walkFields(delta, where, typeof text === 'string' ? FIELDS_OF[field] : undefined);
+          // A client adds a delta's text to its block's whatever its type: one that is not a string
+          // would join the text before it, which the guard read apart from it.
+          if (typeof text !== 'string')
+            return malformed(`a ${String(delta.type)} of block ${index} whose ${field} is not a string`);
+          if (isPlainDelta(event)) return this.enqueueDelta(event, field, text, index);
+          // A delta with more than its text: its text joins the answer's, the rest is scanned alone.
+          const own: TextLeaf[] = text ? [{ owner: delta, key: field, text, where }] : [];
+          const rest = walkFields(delta, where, FIELDS_OF[field]);
           return this.enqueue(
             event,
             this.besideOwnText(mergeWalks({ leaves: own, unreadable: [] }, rest, around), delta, field),

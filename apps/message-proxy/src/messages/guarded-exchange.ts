@@ -597,8 +597,9 @@ async function checkLeaves(
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
-  // Nesting past what the walk reads is a body no setting passes: it could not even be re-serialised safely.
-  if (u.kind === 'too-deep' || settings.unreadableContent === 'refuse') return true;
+  // Nesting past what the walk reads is a body no setting passes (it could not even be re-serialised
+  // safely), and so is a block's text that is not a string (see Unreadable).
+  if (u.kind === 'too-deep' || u.kind === 'malformed' || settings.unreadableContent === 'refuse') return true;
   if (settings.unreadableContent === 'flag') return false;
   return u.kind === 'unknown';
 }

@@ -93,4 +93,18 @@ describe('messageToChat and ChatChunkStream', () => {
     expect(parsed.map((c) => c.choices[0]?.delta?.content ?? null)).toEqual(['', 'yo', null, null]);
     expect(parsed.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 4, completion_tokens: 1 } });
   });
+
+  it("sends the text a text block starts with, which the guard read before the block's deltas", () => {
+    const s = new ChatChunkStream('m', false);
+    const out = [
+      s.event({ type: 'message_start', message: { id: 'msg_3' } }),
+      s.event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: 'AKIA' } }),
+      s.event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'IOSF' } }),
+    ].join('');
+    const contents = out
+      .split('\n\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l.replace(/^data: /, '')).choices[0]?.delta?.content);
+    expect(contents.join('')).toBe('AKIAIOSF');
+  });
 });

@@ -175,6 +175,8 @@ export class ChatChunkStream {
       }
       case 'content_block_start': {
         const b = isObject(e.content_block) ? e.content_block : {};
+        // A text block may start with text of its own: the guard read it before the block's deltas.
+        if (b.type === 'text') return typeof b.text === 'string' && b.text ? this.chunk({ content: b.text }) : '';
         if (b.type !== 'tool_use') return '';
         const n = this.tools.size;
         this.tools.set(Number(e.index), n);
