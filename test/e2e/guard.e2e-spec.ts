@@ -709,6 +709,34 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(clean.body).toMatchObject({ redactedInput: 'hello', result: { outcome: 'cleared', scannerResults: [] } });
   });
 
+  it('keeps a flagOnly scan with what would have blocked masked, and answers the caller its text as sent', async () => {
+    const { admin, key } = await setup('block');
+    const scan = await http(base, 'POST', '/backend/v1/scans', {
+      auth: `Bearer ${key}`,
+      body: { input: `my pw is ${SECRET}!`, flagOnly: true },
+    });
+    expect(scan.status).toBe(200);
+    // The caller chose to let the text through flagged: redactedInput is the text as it may go on.
+    expect(scan.body).toMatchObject({
+      input: 'my pw is *******!',
+      redactedInput: `my pw is ${SECRET}!`,
+      result: { outcome: 'flagged' },
+    });
+    const stored = await waitFor(
+      async () => {
+        const res = await http(base, 'GET', `/backend/v1/scans/${scan.body.id}`, { auth: admin });
+        return res.status === 200 ? res.body.scan : undefined;
+      },
+      5000,
+      'the stored scan',
+    );
+    expect(stored.input).toBe('my pw is *******!');
+    expect(stored.result.outcome).toBe('flagged');
+    expect(JSON.stringify(stored)).not.toContain(SECRET);
+    const asPrompt = await record(admin, scan.body.id);
+    expect(JSON.stringify(asPrompt)).not.toContain(SECRET);
+  });
+
   it("follows the project's setting for content it cannot read: refuse all, or pass all flagged", async () => {
     const { client, admin, projectId } = await setup();
     const image = {

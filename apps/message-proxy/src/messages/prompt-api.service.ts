@@ -59,8 +59,9 @@ export class PromptApiService {
 
   /**
    * Scans one text in one direction (the request's by default). `flagOnly` turns blocks into
-   * flags; `verbose: false` lists only the scanners that triggered. The answer carries the text as
-   * it may go on (`redactedInput`) and, when flagged or blocked, why.
+   * flags; `verbose: false` lists only the scanners that triggered. The answer is the stored scan,
+   * with the text as it may go on (`redactedInput`: what redacting scanners matched masked; under
+   * `flagOnly`, what would have blocked left as sent) and, when flagged or blocked, why.
    */
   async scan({ principal, body }: ScanCommand): Promise<ScanView> {
     const exchange = await this.context.open(principal, null, body.project);
@@ -82,8 +83,10 @@ export class PromptApiService {
       type: 'scan',
       source: 'scans',
     });
-    // A blocked text is kept with what matched masked; a redacted one as it may go on.
-    recording.input = outcome === 'blocked' ? maskSpans(body.input, summary.actedSpans) : redactedInput;
+    // A text the guardrails would block is kept with what matched masked, whether or not `flagOnly`
+    // let it through as a flag (the caller has it already; the store shows it to every viewer);
+    // a redacted one is kept as it may go on.
+    recording.input = summary.outcome === 'blocked' ? maskSpans(body.input, summary.actedSpans) : redactedInput;
     recording.outcome = outcome;
     recording.results =
       body.verbose === false ? summary.results.filter((r) => r.outcome === 'failed') : summary.results;
