@@ -635,7 +635,7 @@ describe('projects and scanners through the gateway', () => {
       expect((await http(base, 'GET', `${SCANNERS}/${id}`, { auth: admin })).status).toBe(404);
     });
 
-    it('lets a project-scoped token read its own project and nothing else', async () => {
+    it('lets a project-scoped token read its own project and nothing else, and another is not found', async () => {
       const tenant = uniqueTenant();
       const member = bearer(tenant, 'member');
       const mine = await newProject(member, 'scoped-one');
@@ -643,8 +643,24 @@ describe('projects and scanners through the gateway', () => {
       const scoped = bearer(tenant, 'admin', { project: mine.id });
       expect((await http(base, 'GET', `${PROJECTS}/${mine.id}`, { auth: scoped })).status).toBe(200);
       expect((await http(base, 'GET', `${PROJECTS}/scoped-one`, { auth: scoped })).status).toBe(200);
+      // Another project answers as one that does not exist, by id and by name: nothing tells them apart.
+      for (const [theirs, none] of [
+        [other.id, randomUUID()],
+        ['scoped-two', 'scoped-none'],
+      ]) {
+        const [seen, missing] = await Promise.all(
+          [theirs, none].map((ref) => http(base, 'GET', `${PROJECTS}/${ref}`, { auth: scoped })),
+        );
+        expect({ status: seen.status, body: seen.body }).toEqual({
+          status: 404,
+          body: { detail: `project ${theirs} not found` },
+        });
+        expect({ status: missing.status, body: missing.body }).toEqual({
+          status: 404,
+          body: { detail: `project ${none} not found` },
+        });
+      }
       for (const [method, path, body] of [
-        ['GET', `${PROJECTS}/${other.id}`],
         ['GET', PROJECTS],
         ['GET', SCANNERS],
         ['POST', SCANNERS, { name: 'n', config: { type: 'regex', pattern: 'x' } }],

@@ -317,7 +317,14 @@ describe('prompts through the gateway', () => {
 
     expect((await listAll(scoped, '')).map((p) => p.input)).toEqual(['mine']);
     expect((await listAll(scoped, '&projectId=proj-1')).map((p) => p.input)).toEqual(['mine']);
-    expect((await http(base, 'GET', `${P}?projectId=proj-2`, { auth: scoped })).status).toBe(403);
+    // Another project's list and a made-up project's answer alike: not found.
+    for (const project of ['proj-2', 'proj-none']) {
+      const res = await http(base, 'GET', `${P}?projectId=${project}`, { auth: scoped });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 404,
+        body: { detail: `project ${project} not found` },
+      });
+    }
     expect((await http(base, 'GET', `${P}/${mine.id}`, { auth: scoped })).status).toBe(200);
     expect((await http(base, 'GET', `${P}/${theirs.id}`, { auth: scoped })).status).toBe(404);
     expect((await http(base, 'GET', `${P}/${unscoped.id}`, { auth: scoped })).status).toBe(404);
@@ -325,10 +332,16 @@ describe('prompts through the gateway', () => {
     const own = await http(base, 'POST', T, { auth: scoped, body: { name: 'own', promptId: mine.id } });
     expect(own.status).toBe(200);
     expect(own.body.promptTemplate.projectId).toBe('proj-1');
-    expect(
-      (await http(base, 'POST', T, { auth: scoped, body: { name: 'move', promptId: mine.id, projectId: 'proj-2' } }))
-        .status,
-    ).toBe(403);
+    for (const project of ['proj-2', 'proj-none']) {
+      const move = await http(base, 'POST', T, {
+        auth: scoped,
+        body: { name: 'move', promptId: mine.id, projectId: project },
+      });
+      expect({ status: move.status, body: move.body }).toEqual({
+        status: 404,
+        body: { detail: `project ${project} not found` },
+      });
+    }
     expect((await http(base, 'POST', T, { auth: scoped, body: { name: 'steal', promptId: theirs.id } })).status).toBe(
       404,
     );

@@ -409,6 +409,35 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     }
   });
 
+  it('answers a project key that names another project as it answers one naming no project: 404', async () => {
+    const { admin, projectId: a, key } = await setup();
+    const other = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'other' } });
+    const b = (other.body.id ?? other.body.project?.id) as string;
+    const auth = `Bearer ${key}`;
+    const before = upstream.requests.length;
+    for (const [theirs, none] of [
+      [b, randomUUID()],
+      ['other', 'no-such-project'],
+    ]) {
+      for (const [path, body] of [
+        ['/backend/v1/prompts', { input: 'hi', provider: 'claude' }],
+        ['/backend/v1/scans', { input: 'hi' }],
+      ] as const) {
+        const [seen, missing] = await Promise.all(
+          [theirs, none].map((project) => http(base, 'POST', path, { auth, body: { ...body, project } })),
+        );
+        expect([path, seen.status, seen.body]).toEqual([path, 404, { detail: `project ${theirs} not found` }]);
+        expect([path, missing.status, missing.body]).toEqual([path, 404, { detail: `project ${none} not found` }]);
+      }
+    }
+    expect(upstream.requests.length).toBe(before);
+    // Its own project it may name by id or by name.
+    for (const project of [a, 'guarded']) {
+      const own = await http(base, 'POST', '/backend/v1/scans', { auth, body: { input: 'hi', project } });
+      expect([project, own.status, own.body.projectId]).toEqual([project, 200, a]);
+    }
+  });
+
   /** Runs `test` against a gateway of its own with these settings, and two tenants (A and B) set up. */
   async function withGatewayOf(
     env: Record<string, string>,

@@ -1,5 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError, ErrorCode, type Principal, type ProjectRuntime, type ProviderRuntime } from '@bastion/contracts';
+import {
+  DEFAULT_PROJECT_NAME,
+  DomainError,
+  ErrorCode,
+  type Principal,
+  type ProjectRuntime,
+  type ProviderRuntime,
+} from '@bastion/contracts';
 import { PlatformMetrics } from '@bastion/observability';
 import type { Counter } from 'prom-client';
 import { DirectoryService } from '../cache/directory.service';
@@ -82,12 +89,19 @@ export class ExchangeContext {
     };
   }
 
-  /** The project an exchange runs in: the caller's token's, else the one named, else the tenant's default. */
+  /**
+   * The project an exchange runs in: the caller's token's, else the one named, else the tenant's
+   * default. A project-scoped caller that names another project gets the answer a project that does
+   * not exist gets, so it cannot tell other projects' names or ids from made-up ones.
+   */
   async project(principal: Principal, projectRef?: string): Promise<ProjectRuntime> {
-    if (principal.project && projectRef && projectRef !== principal.project) {
-      throw DomainError.permissionDenied('this token is scoped to another project');
-    }
-    return this.directory.project(principal.tenant, principal.project ?? projectRef).catch(notFoundAs('project'));
+    const ref = principal.project ?? projectRef ?? DEFAULT_PROJECT_NAME;
+    const project = await this.directory.project(principal.tenant, ref).catch((err: unknown) => {
+      if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) throw projectNotFound(ref);
+      throw err;
+    });
+    if (principal.project && projectRef && !namesProject(project, projectRef)) throw projectNotFound(projectRef);
+    return project;
   }
 
   private checkEnabled(project: ProjectRuntime, provider: ProviderRuntime): void {
@@ -108,6 +122,10 @@ export class ExchangeContext {
 /** Whether `ref` (an id, in any case, or a name) names this project. */
 export function namesProject(project: ProjectRuntime, ref: string): boolean {
   return ref.toLowerCase() === project.project.id || ref === project.project.name;
+}
+
+function projectNotFound(ref: string): DomainError {
+  return DomainError.notFound(`project ${ref} not found`);
 }
 
 function notFoundAs(what: string) {

@@ -111,7 +111,10 @@ export class ProjectService {
     };
   }
 
-  /** By id or name (`default` is made on first use); with `configAt`, the config in force then. */
+  /**
+   * By id or name (`default` is made on first use); with `configAt`, the config in force then. For a
+   * project-scoped caller another project is not found, in the words a missing one gets.
+   */
   async get({ principal, project: ref, configAt }: GetProjectCommand): Promise<{ project: ProjectView }> {
     const at = configAt === undefined ? undefined : parseConfigAt(configAt);
     const project = await this.resolve(principal.tenant, ref);
@@ -120,9 +123,7 @@ export class ProjectService {
       principal.project.toLowerCase() !== project.id &&
       principal.project !== project.name
     ) {
-      throw DomainError.permissionDenied(
-        `this token is scoped to project ${principal.project}: it may only read that project`,
-      );
+      throw projectNotFound(ref);
     }
     const tokens = await this.tokenCount(principal.tenant, project.id);
     if (!at) return { project: projectView(project, currentRevision(project), tokens) };

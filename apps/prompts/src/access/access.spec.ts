@@ -14,12 +14,16 @@ describe('prompt access rules', () => {
     expect(canSee(scoped, null)).toBe(false);
   });
 
-  it("confines a scoped principal's list to its project and refuses another", () => {
+  it("confines a scoped principal's list to its project and refuses another as not found", () => {
     expect(projectScope(tenantWide, undefined)).toBeUndefined();
     expect(projectScope(tenantWide, 'p2')).toBe('p2');
     expect(projectScope(scoped, undefined)).toBe('p1');
     expect(projectScope(scoped, 'p1')).toBe('p1');
-    expect(() => projectScope(scoped, 'p2')).toThrow(expect.objectContaining({ code: ErrorCode.PERMISSION_DENIED }));
+    // Another project is not found, in the words a made-up one gets.
+    for (const other of ['p2', 'no-such-project'])
+      expect(() => projectScope(scoped, other)).toThrow(
+        expect.objectContaining({ code: ErrorCode.NOT_FOUND, message: `project ${other} not found` }),
+      );
   });
 
   it('ranks roles: a viewer cannot do what needs a member', () => {

@@ -11,8 +11,14 @@ export function canSee(principal: Pick<Principal, 'project'>, projectId: string 
  */
 export function projectScope(principal: Principal, requested: string | undefined): string | undefined {
   if (!principal.project) return requested;
-  if (requested !== undefined && requested !== principal.project) {
-    throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}`);
-  }
+  if (requested !== undefined && requested !== principal.project) throw outOfScope(requested);
   return principal.project;
+}
+
+/**
+ * What a project-scoped principal hears of a project other than its own: that it is not found, as a
+ * project that does not exist is, so the answer tells nothing of what other projects there are.
+ */
+export function outOfScope(project: string): DomainError {
+  return DomainError.notFound(`project ${project} not found`);
 }

@@ -9,7 +9,7 @@ import {
   type TemplateInput,
   type TemplateInputQuery,
 } from '@bastion/contracts';
-import { canSee } from '../access/access';
+import { canSee, outOfScope } from '../access/access';
 import { PROMPTS_CONFIG, type PromptsConfig } from '../config';
 import { promptView, templateView } from '../prompts/prompt.mapper';
 import { PromptRepository } from '../prompts/prompt.repository';
@@ -32,9 +32,9 @@ export class TemplateService {
   async create({ principal, body }: CreatePromptTemplateCommand): Promise<{ promptTemplate: PromptTemplateView }> {
     const prompt = await this.prompts.mustFind(principal, body.promptId);
     const projectId = body.projectId ?? prompt.projectId;
-    if (principal.project && projectId !== principal.project) {
-      throw DomainError.permissionDenied(`this token is scoped to project ${principal.project}`);
-    }
+    // A project-scoped caller found the prompt, so it is of the caller's project; another named is not found.
+    if (principal.project && body.projectId !== undefined && body.projectId !== principal.project)
+      throw outOfScope(body.projectId);
     const created = await this.templates.create({
       id: randomUUID(),
       tenant: principal.tenant,
