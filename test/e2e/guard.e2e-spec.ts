@@ -368,6 +368,36 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
         { type: 'text', text: 'ter2 ok' },
       ],
     ],
+    // A client that shows only text blocks (the OpenAI route, most Messages clients) reads "hunter2".
+    [
+      'two text blocks with a thinking block between',
+      () => [
+        { type: 'text', text: 'it is hun' },
+        { type: 'thinking', thinking: '-', signature: 'sig' },
+        { type: 'text', text: 'ter2 ok' },
+      ],
+    ],
+    [
+      'two text blocks with a tool call between',
+      () => [
+        { type: 'text', text: 'it is hun' },
+        { type: 'tool_use', id: 'tu_9', name: 'send', input: { q: '-' } },
+        { type: 'text', text: 'ter2 ok' },
+      ],
+    ],
+    [
+      'two text blocks, the first with a citation',
+      () => [
+        {
+          type: 'text',
+          text: 'it is hun',
+          citations: [
+            { type: 'char_location', cited_text: '-', document_index: 0, start_char_index: 0, end_char_index: 1 },
+          ],
+        },
+        { type: 'text', text: 'ter2 ok' },
+      ],
+    ],
     ['a key of a tool input', () => [{ type: 'tool_use', id: 'tu_9', name: 'send', input: { [SECRET]: 1 } }]],
     ['the name of a tool call', () => [{ type: 'tool_use', id: 'tu_9', name: `send_${SECRET}`, input: {} }]],
     [

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ALONE_EDGE, joinLeaves, walkRequest, walkResponse, writeLeaves } from './content';
+import { ALONE_EDGE, joinLeaves, textBlocksApart, walkRequest, walkResponse, writeLeaves } from './content';
 
 const CARD = '4111111111111111';
 
@@ -177,6 +177,39 @@ describe('walkRequest', () => {
       messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input: { input } }] }],
     };
     expect(walkRequest(body).unreadable.map((u) => u.type)).toContain('nesting');
+  });
+});
+
+describe('textBlocksApart', () => {
+  it("reads an answer's text blocks with nothing between where other texts part them in the join", () => {
+    const walk = walkResponse({
+      content: [
+        { type: 'text', text: 'key AKIA' },
+        { type: 'thinking', thinking: '-' },
+        { type: 'text', text: 'IOSF ok' },
+      ],
+    });
+    const joined = joinLeaves(walk.leaves);
+    expect(joined).toBe('key AKIA-IOSF ok');
+    const apart = textBlocksApart(walk.leaves)!;
+    expect(apart.text).toBe('key AKIAIOSF ok');
+    // A match across the gap is placed from its first character to its last in the join; one within a block is the join's.
+    expect(apart.place([4, 12, 0])).toEqual([4, 13, 0]);
+    expect(joined.slice(4, 13)).toBe('AKIA-IOSF');
+    expect(apart.place([0, 3, 0])).toBeUndefined();
+    expect(apart.place([8, 12, 0])).toBeUndefined();
+  });
+
+  it('is undefined when the text blocks stand together in the join', () => {
+    const walk = walkResponse({
+      content: [
+        { type: 'thinking', thinking: 'hmm' },
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+        { type: 'tool_use', id: 't', name: 'n', input: { q: 'x' } },
+      ],
+    });
+    expect(textBlocksApart(walk.leaves)).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@
  * can refuse it or pass it flagged, never let it through unseen.
  */
 
+import type { ScanMatch } from '@bastion/guardrails';
 import { ERROR_TYPES } from './anthropic-format';
 
 type Container = Record<string, unknown> | unknown[];
@@ -298,6 +299,45 @@ export function textsInJoin(leaves: readonly TextLeaf[]): { leaf: TextLeaf; at: 
     }
   }
   return out;
+}
+
+const TEXT_BLOCK = /^content\[\d+\]\.text$/;
+
+/**
+ * An answer's text blocks as a client that shows only them reads them (the OpenAI route joins
+ * them so, and so do most Messages clients): their texts with nothing between, where the join of
+ * the leaves has other texts (a citation's, a thinking block's, a tool input's) between two of
+ * them, so that "AKIAIOSF", a thinking block, "ODNN7EXAMPLE" is read as the key the client shows.
+ * Undefined when the text blocks stand together in the join already. `place` puts a match of
+ * `text` that runs across such a gap in the join's offsets, from its first character to its last
+ * (what stands between is masked with it); any other match is the join's own and does not count.
+ */
+export function textBlocksApart(
+  leaves: readonly TextLeaf[],
+): { text: string; place: (m: ScanMatch) => ScanMatch | undefined } | undefined {
+  const texts = textsInJoin(leaves).filter(({ leaf }) => TEXT_BLOCK.test(leaf.where));
+  const together = texts.every((t, k) => k === 0 || t.at === texts[k - 1].at + texts[k - 1].leaf.text.length);
+  if (together) return undefined;
+  const starts: number[] = [];
+  let length = 0;
+  for (const t of texts) {
+    starts.push(length);
+    length += t.leaf.text.length;
+  }
+  /** Offset `x` of the text in the join's offsets; an end offset on a boundary ends the text before it. */
+  const inJoin = (x: number, end: boolean): number => {
+    let k = 0;
+    while (k + 1 < texts.length && (end ? starts[k + 1] < x : starts[k + 1] <= x)) k++;
+    return texts[k].at + (x - starts[k]);
+  };
+  return {
+    text: texts.map((t) => t.leaf.text).join(''),
+    place: (m) => {
+      const [s, e] = [inJoin(m[0], false), inJoin(m[1], true)];
+      if (e - s === m[1] - m[0]) return undefined;
+      return m.length > 3 ? [s, e, m[2], m[3]] : [s, e, m[2]];
+    },
+  };
 }
 
 /**

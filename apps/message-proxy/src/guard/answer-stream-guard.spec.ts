@@ -677,6 +677,41 @@ describe('AnswerStreamGuard', () => {
       expect(run(pass(), [{ type: 'hologram', x: 'fine' }]).stop).toBeUndefined();
     });
 
+    it.each<[string, Block]>([
+      ['a thinking block', { kind: 'thinking', parts: ['-'] }],
+      ['a tool call', { kind: 'tool', input: { q: '-' }, parts: ['{"q":', '"-"}'] }],
+    ])(
+      'sees a match split across two text blocks with %s between, as a client showing only text reads it',
+      (_, between) => {
+        // Joined in the answer's order "the top sec-ret plan" holds no match; the client shows "the top secret plan".
+        const input = events([
+          { kind: 'text', parts: ['the top sec'] },
+          between,
+          { kind: 'text', parts: ['ret plan', ' ok'] },
+        ]);
+        for (const read of [asProxyReads, parsedWhole]) {
+          const blocked = run(guardFor('block'), input, read);
+          expect(blocked.stop).toBe('blocked');
+          expect(readable(blocked.out)).not.toContain('ret');
+          // The first half may have left before the second came: a redaction cannot cover it, so it stops too.
+          expect(run(guardFor('redact'), input, read).stop).toBe('blocked');
+        }
+      },
+    );
+
+    it('masks a match within a text block that follows other blocks as it would without them', () => {
+      const input = events([
+        { kind: 'text', parts: ['hello'] },
+        { kind: 'thinking', parts: ['hmm'] },
+        { kind: 'text', parts: ['it is a top ', 'secret plan ok'] },
+      ]);
+      for (const read of [asProxyReads, parsedWhole]) {
+        const redacted = run(guardFor('redact'), input, read);
+        expect(redacted.stop).toBeUndefined();
+        expect(readable(redacted.out)).toBe(`hellohmmit is a ${'*'.repeat(SECRET.length)} ok`);
+      }
+    });
+
     it('sees a match split across blocks whole though a field scanned alone stands between them', () => {
       const input: StreamEvent[] = [
         start,

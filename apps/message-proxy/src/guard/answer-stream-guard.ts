@@ -66,6 +66,15 @@ interface Part {
   alone?: GuardStream;
   aloneSafe: number;
   whole?: true;
+  /**
+   * A text block's text that follows an earlier one with other parts between (a thinking block, a
+   * tool input): scanned also as the client shows it, right after the earlier text block's last
+   * characters (see `partText`); `bridgeSafe` as `aloneSafe`.
+   */
+  bridge?: GuardStream;
+  bridgeSafe?: number;
+  /** Where the part starts in the answer's text (set with `bridge`). */
+  bridgeStart?: number;
 }
 
 /** Characters past the longest match a part's edge can change: a few times what the detectors read around a match. */
@@ -142,6 +151,8 @@ export class AnswerStreamGuard {
   private stopped = false;
   /** The part text was last added to. */
   private part?: Part;
+  /** The last part that was a text block's own text. */
+  private lastText?: Part;
   /**
    * The block started and not yet stopped (-1: none), and how many blocks started: blocks come one
    * after the other, indexed from 0, as the API sends them. A client puts each start's block at
@@ -496,7 +507,12 @@ export class AnswerStreamGuard {
     if (!part || block < 0 || part.block !== block || part.field !== field) {
       const meets = part !== undefined && !edgeHolds(part.tail.at(-1), text[0]);
       if (part) this.endPart(part, meets);
+      const before = this.part;
       part = this.part = { block, field, end: start, tail: '', aloneSafe: start };
+      if (field === 'text' && block >= 0) {
+        if (this.lastText && this.lastText !== before) this.bridgeFrom(this.lastText, part, start);
+        this.lastText = part;
+      }
       if (meets && block < 0) {
         // One scan, within the scan budget, not a stream scanner per string (a hostile tool input
         // of thousands of short strings would cost its construction each time, outside the budget).
@@ -510,6 +526,30 @@ export class AnswerStreamGuard {
     part.tail += text;
     if (part.tail.length > 2 * this.tailMax) part.tail = part.tail.slice(-this.tailMax);
     if (part.alone) this.absorbAlone(part, part.alone.push(text));
+    if (part.bridge) this.absorbBridge(part, part.bridge.push(text));
+  }
+
+  /**
+   * Scans text block `part`, which starts at `start`, also as the client shows it: right after the
+   * last characters of the text block `earlier`, with what stood between them in the answer (other
+   * blocks' texts) left out, as a client that shows only text blocks reads them. Its own stream
+   * scanner, from those characters on; a match within them is the join's, one that runs from them
+   * into this part cannot be masked where it began (that has left, or is the join's to release):
+   * the answer is stopped as blocked.
+   */
+  private bridgeFrom(earlier: Part, part: Part, start: number): void {
+    const { tail } = this.edgeTail(earlier);
+    if (!tail) return;
+    part.bridge = this.guard.stream(this.cap, start - tail.length, (m) => (m[1] > start ? m : undefined));
+    part.bridgeSafe = part.bridgeStart = start;
+    this.absorbBridge(part, part.bridge.push(tail));
+  }
+
+  private absorbBridge(part: Part, verdict: WindowVerdict & { safeUpTo: number }): void {
+    const start = part.bridgeStart ?? 0;
+    if (verdict.blocked || verdict.redactions.some(([s]) => s < start)) this.blocked = true;
+    else if (verdict.redactions.length) this.masks.push(...verdict.redactions);
+    part.bridgeSafe = Math.max(part.bridgeSafe ?? start, verdict.safeUpTo);
   }
 
   /**
@@ -520,12 +560,32 @@ export class AnswerStreamGuard {
    * the answer is stopped as blocked.
    */
   private endPart(part: Part, meets: boolean): void {
+    if (part.bridge) {
+      this.absorbBridge(part, part.bridge.finish());
+      part.bridge = undefined;
+    }
     if (part.alone) {
       this.absorbAlone(part, part.alone.finish());
       part.alone = undefined;
       return;
     }
     if (part.whole || !meets) return;
+    const { tail, from } = this.edgeTail(part);
+    // Only a match that reaches the part's end, its context included, can read differently alone
+    // than joined; one further back is the join's (or, read from a cut that is no edge, no match).
+    const nearEnd = part.end - EDGE_CONTEXT;
+    const verdict = this.guard.scan(tail, from, (m) => (m[1] > nearEnd ? m : undefined));
+    if (verdict.blocked) this.blocked = true;
+    if (verdict.redactions.length === 0) return;
+    // What the join found already left masked; anything else of a match that has left is a leak.
+    const leftUnmasked = ([s, e]: Span) =>
+      s < this.released && /[^*]/.test(this.deliveredSince(s).slice(0, Math.min(e, this.released) - s));
+    if (verdict.redactions.some(leftUnmasked)) this.blocked = true;
+    else this.masks.push(...verdict.redactions);
+  }
+
+  /** A part's last characters (at most `tailMax`, cut where the part has an edge of its own when one is near), and where they start. */
+  private edgeTail(part: Part): { tail: string; from: number } {
     let tail = part.tail;
     let from = part.end - tail.length;
     if (tail.length > this.tailMax) {
@@ -541,17 +601,7 @@ export class AnswerStreamGuard {
       tail = tail.slice(at);
       from += at;
     }
-    // Only a match that reaches the part's end, its context included, can read differently alone
-    // than joined; one further back is the join's (or, read from a cut that is no edge, no match).
-    const nearEnd = part.end - EDGE_CONTEXT;
-    const verdict = this.guard.scan(tail, from, (m) => m[1] > nearEnd);
-    if (verdict.blocked) this.blocked = true;
-    if (verdict.redactions.length === 0) return;
-    // What the join found already left masked; anything else of a match that has left is a leak.
-    const leftUnmasked = ([s, e]: Span) =>
-      s < this.released && /[^*]/.test(this.deliveredSince(s).slice(0, Math.min(e, this.released) - s));
-    if (verdict.redactions.some(leftUnmasked)) this.blocked = true;
-    else this.masks.push(...verdict.redactions);
+    return { tail, from };
   }
 
   private absorbAlone(part: Part, verdict: WindowVerdict & { safeUpTo: number }): void {
@@ -599,7 +649,8 @@ export class AnswerStreamGuard {
     if (this.blocked) return this.stop('blocked', 'a guardrail blocked the answer');
     // A project that does not enforce only records: nothing waits for the scan.
     const alone = this.part?.alone ? this.part.aloneSafe : Infinity;
-    const events = this.release(this.guard.enforcing ? Math.min(this.safe, alone) : this.length);
+    const bridged = this.part?.bridge ? (this.part.bridgeSafe ?? Infinity) : Infinity;
+    const events = this.release(this.guard.enforcing ? Math.min(this.safe, alone, bridged) : this.length);
     if (this.masks.length > 64) this.masks = this.masks.filter(([, e]) => e > this.released);
     return stepOf(events);
   }

@@ -162,14 +162,18 @@ export class DirectionGuard {
     return this.states.some((s) => !(this.known(s) instanceof Error));
   }
 
-  /** Scans `text`, which starts at offset `base` of the whole, in this thread. */
-  scan(text: string, base = 0, keep?: (match: ScanMatch) => boolean): WindowVerdict {
+  /**
+   * Scans `text`, which starts at offset `base` of the whole, in this thread. `place`: where each
+   * match (in the whole's offsets) counts, or undefined when it does not; a scanner with none left
+   * passed.
+   */
+  scan(text: string, base = 0, place?: Placement): WindowVerdict {
     const live = this.live();
     return this.apply(
       live,
       runScanJob(jobOf(live, text, this.budget), (_, i) => live[i].scanner, this.budget),
       base,
-      keep,
+      place,
     );
   }
 
@@ -178,18 +182,18 @@ export class DirectionGuard {
    * each tenant taking its turn), so a costly scan holds up neither this event loop nor other
    * tenants' scans. On a runner, the entries compile on its thread, not this one.
    */
-  async check(text: string, base = 0): Promise<WindowVerdict> {
-    if (!this.runner) return this.scan(text, base);
+  async check(text: string, base = 0, place?: Placement): Promise<WindowVerdict> {
+    if (!this.runner) return this.scan(text, base, place);
     // An engine type is compiled by the runner only; one that fails there comes back as not run.
     const sent = this.states.filter(
       (s) =>
         (s.scanner === undefined && ENGINE_TYPES.includes(s.entry.resolvedVersion.config.type)) ||
         !(this.known(s) instanceof Error),
     );
-    if (sent.length === 0) return this.scan(text, base);
+    if (sent.length === 0) return this.scan(text, base, place);
     const result = await this.runner(jobOf(sent, text, this.budget));
     this.budget.charge(result.spentMs);
-    return this.apply(sent, result, base);
+    return this.apply(sent, result, base, place);
   }
 
   /**
@@ -232,13 +236,8 @@ export class DirectionGuard {
     return this.states.filter((s): s is EntryState & { scanner: Scanner } => !(s.scanner instanceof Error));
   }
 
-  /** `keep`: which matches count (in the text's offsets plus `base`); a scanner with none left passed. */
-  private apply(
-    live: EntryState[],
-    result: ScanJobResult,
-    base: number,
-    keep?: (match: ScanMatch) => boolean,
-  ): WindowVerdict {
+  /** `place`: see `scan`. */
+  private apply(live: EntryState[], result: ScanJobResult, base: number, place?: Placement): WindowVerdict {
     const window: { result: ScanResultLike; entry: RuntimeGuardrail }[] = [];
     let overLimit = false;
     result.scanners.forEach((o, i) => {
@@ -258,8 +257,11 @@ export class DirectionGuard {
       }
       let shifted = o.matches.map((m) => shift(m, base));
       let failed = o.failed;
-      if (keep) {
-        shifted = shifted.filter(keep);
+      if (place) {
+        shifted = shifted.flatMap((m) => {
+          const placed = place(m);
+          return placed ? [placed] : [];
+        });
         failed = shifted.length > 0;
       }
       for (const m of shifted) s.matches.set(`${m[0]}:${m[1]}:${m[2]}`, m);
@@ -277,10 +279,10 @@ export class DirectionGuard {
   /**
    * Guards a text that arrives in pieces (a streamed answer): the engines' stream scanner holds back
    * only from where a match could still be in progress, and reports each finding once, in offsets
-   * of everything pushed plus `base` (where the first piece stands in a longer text). Findings are
-   * merged here as a whole-text scan's would be.
+   * of everything pushed plus `base` (where the first piece stands in a longer text), placed by
+   * `place` as `scan`'s are. Findings are merged here as a whole-text scan's would be.
    */
-  stream(cap: number, base = 0): GuardStream {
+  stream(cap: number, base = 0, place?: Placement): GuardStream {
     const live = this.live();
     const started = Date.now();
     for (const s of live) s.startedAt ??= started;
@@ -302,7 +304,13 @@ export class DirectionGuard {
       try {
         const { safeUpTo, findings } = this.budget.run(() => (final ? current.finish() : current.push(text)));
         if (findings.length === 0) return cleanAt(base + safeUpTo);
-        const placed = base ? findings.map((f) => ({ ...f, match: shift(f.match, base) })) : findings;
+        let placed = base ? findings.map((f) => ({ ...f, match: shift(f.match, base) })) : findings;
+        if (place)
+          placed = placed.flatMap((f) => {
+            const match = place(f.match);
+            return match ? [{ ...f, match }] : [];
+          });
+        if (placed.length === 0) return cleanAt(base + safeUpTo);
         return { ...this.verdictOf(live, placed), safeUpTo: base + safeUpTo };
       } catch (err) {
         if (!(err instanceof ScanLimitError)) throw err;
@@ -405,6 +413,9 @@ export class DirectionGuard {
     return { outcome, results, messages, actedSpans };
   }
 }
+
+/** Where a match counts (see `DirectionGuard.scan`), or undefined when it does not. */
+export type Placement = (match: ScanMatch) => ScanMatch | undefined;
 
 /** Combines the request and response outcomes of one prompt: the worse one wins. */
 export function worstOutcome(a: PromptOutcome, b: PromptOutcome): PromptOutcome {

@@ -17,6 +17,7 @@ import { PROXY_CONFIG, type ProxyConfig } from '../config';
 import {
   isObject,
   leafPieces,
+  textBlocksApart,
   textsInJoin,
   type TextLeaf,
   type Unreadable,
@@ -180,7 +181,7 @@ export class GuardedExchange {
       throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
-    const { joined, verdict } = await checkLeaves(guard, walk.leaves);
+    const { joined, verdict } = await checkAnswerLeaves(guard, walk.leaves);
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -594,6 +595,22 @@ async function checkLeaves(
   const pieces = leafPieces(leaves);
   const joined = pieces.join('');
   return { joined, verdict: await guard.checkParts(pieces, joined) };
+}
+
+/** An answer's leaves as checkLeaves scans them, and its text blocks as a client shows them (textBlocksApart). */
+async function checkAnswerLeaves(
+  guard: DirectionGuard,
+  leaves: readonly TextLeaf[],
+): Promise<{ joined: string; verdict: WindowVerdict }> {
+  const checked = await checkLeaves(guard, leaves);
+  const apart = textBlocksApart(leaves);
+  if (!apart) return checked;
+  const seen = await guard.check(apart.text, 0, apart.place);
+  const { verdict } = checked;
+  return {
+    joined: checked.joined,
+    verdict: { blocked: verdict.blocked || seen.blocked, redactions: [...verdict.redactions, ...seen.redactions] },
+  };
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {

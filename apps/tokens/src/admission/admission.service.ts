@@ -22,6 +22,7 @@ import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { type AdmissionToken, decideAdmission, looksLikeJwt, type RefusalReason } from '../domain/admission-rules';
 import { matchesSelector } from '../domain/label-selector';
 import { RefusalLimiter } from '../domain/refusal-limiter';
+import { readsAdmissionSecrets } from '../domain/secret-access';
 import { secretsEqual, sha256Hex } from '../domain/token-view';
 import { SigningKeyService } from '../keys/signing-key.service';
 import { TOKENS_LOGGER } from '../logger';
@@ -171,10 +172,11 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
   }: ListRegistrationsCommand): Promise<RegistrationListResponse> {
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.registrations.list(principal.tenant, namespace);
+    const reveal = readsAdmissionSecrets(principal);
     // Registrations carry no labels of their own: a selector matches as it would on an empty set.
     const items = rows
       .filter(() => matchesSelector(selector, {}))
-      .map((r) => registrationListItem(r, reportFields ?? false));
+      .map((r) => registrationListItem(r, reveal, reportFields ?? false));
     return { items, errors: [] };
   }
 
@@ -182,7 +184,8 @@ export class AdmissionService implements OnModuleInit, OnModuleDestroy {
     const token = await this.resolve(siteToken);
     if (!token || token.tenant !== principal.tenant) throw DomainError.notFound('token not found');
     const rows = await this.registrations.byToken(principal.tenant, token.uid);
-    return { items: rows.map((r) => registrationListItem(r, true)), errors: [] };
+    const reveal = readsAdmissionSecrets(principal);
+    return { items: rows.map((r) => registrationListItem(r, reveal, true)), errors: [] };
   }
 
   /** An admin deletes a registration: its node name is free for any token again. */

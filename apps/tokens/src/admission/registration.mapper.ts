@@ -2,12 +2,16 @@ import type { RegistrationListItem, RegistrationObject, RegistrationSpec } from 
 import type { Registration } from '../generated/prisma/client';
 import { CREATOR_CLASS } from '../tokens/creator';
 
-function spec(r: Registration): RegistrationSpec {
+/**
+ * `token_uid` is the uid of the token that admitted the site: for a NORMAL token, its secret. A
+ * caller who may not read admission secrets (domain/secret-access) gets `""` there.
+ */
+function spec(r: Registration, reveal: boolean): RegistrationSpec {
   return {
     state: 'ADMITTED',
     site_name: r.siteName,
     token_name: r.tokenName,
-    token_uid: r.tokenUid,
+    token_uid: reveal ? r.tokenUid : '',
     passport: (r.passport ?? {}) as Record<string, unknown>,
   };
 }
@@ -33,11 +37,12 @@ function systemMetadata(r: Registration) {
   };
 }
 
+/** The answer to the site that registered, with the token it presented. */
 export function registrationObject(r: Registration): RegistrationObject {
-  return { metadata: metadata(r), system_metadata: systemMetadata(r), spec: spec(r) };
+  return { metadata: metadata(r), system_metadata: systemMetadata(r), spec: spec(r, true) };
 }
 
-export function registrationListItem(r: Registration, reportFields: boolean): RegistrationListItem {
+export function registrationListItem(r: Registration, reveal: boolean, reportFields: boolean): RegistrationListItem {
   return {
     tenant: r.tenant,
     namespace: r.namespace,
@@ -50,7 +55,7 @@ export function registrationListItem(r: Registration, reportFields: boolean): Re
     owner_view: null,
     metadata: reportFields ? metadata(r) : null,
     system_metadata: reportFields ? systemMetadata(r) : null,
-    get_spec: reportFields ? spec(r) : null,
+    get_spec: reportFields ? spec(r, reveal) : null,
     status_set: [],
   };
 }

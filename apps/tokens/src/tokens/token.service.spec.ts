@@ -346,6 +346,42 @@ describe('TokenService (service tier: in-memory repositories and stream)', () =>
     });
   });
 
+  describe("reads, by the caller's role", () => {
+    it("give a viewer (by JWT or API key) neither a NORMAL token's uid nor a JWT token's JWT; a member both", async () => {
+      const member = principal('member');
+      await s.service.create({ principal: member, namespace: 'system', body: tokenCreateBody('normal') });
+      await s.service.cloudInit({ principal: member, provider: 'kvm', siteName: 'paris' });
+      const rows = [...s.tokens.rows.values()];
+      const secrets = [rows.find((t) => t.type === 'NORMAL')!.uid, rows.find((t) => t.type === 'JWT')!.content];
+      const reads = async (p: typeof member) => {
+        const list = await s.service.list({
+          principal: p,
+          namespace: 'system',
+          reportFields: true,
+          reportStatusFields: true,
+        });
+        const gets = await Promise.all(
+          rows.map((t) =>
+            s.service.get({ principal: p, namespace: 'system', name: t.name, responseFormat: 'GET_RSP_FORMAT_STATUS' }),
+          ),
+        );
+        return JSON.stringify([list, gets]);
+      };
+
+      const byMember = await reads(member);
+      for (const secret of secrets) expect(byMember).toContain(secret);
+      for (const viewer of [
+        principal('viewer', { tenant: member.tenant }),
+        principal('viewer', { tenant: member.tenant, credential: 'key' }),
+      ]) {
+        const byViewer = await reads(viewer);
+        for (const secret of secrets) expect(byViewer).not.toContain(secret);
+        // The same tokens, listed by name.
+        expect(JSON.parse(byViewer)[0].items.map((i: { name: string }) => i.name)).toHaveLength(2);
+      }
+    });
+  });
+
   describe('cloudInit', () => {
     it('issues a JWT token signed with the active key, bound to the site when one is named', async () => {
       const p = principal('member');

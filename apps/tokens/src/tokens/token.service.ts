@@ -29,6 +29,7 @@ import {
 } from '../cloud-init/cloud-init';
 import { TOKENS_CONFIG, type TokensConfig } from '../config';
 import { matchesSelector } from '../domain/label-selector';
+import { readsAdmissionSecrets } from '../domain/secret-access';
 import type { Token } from '../generated/prisma/client';
 import { SigningKeyService } from '../keys/signing-key.service';
 import { TOKENS_LOGGER } from '../logger';
@@ -120,9 +121,10 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }: ListTokensQueryCommand): Promise<TokenListResponse> {
     const selector = parseLabelFilter(labelFilter);
     const rows = await this.tokens.list(principal.tenant, namespace);
+    const reveal = readsAdmissionSecrets(principal);
     const items = rows
       .filter((t) => matchesSelector(selector, t.labels as Record<string, string>))
-      .map((t) => listItem(t, reportFields, reportStatusFields));
+      .map((t) => listItem(t, reveal, reportFields, reportStatusFields));
     return { items, errors: [] };
   }
 
@@ -130,7 +132,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     const token = await this.tokens.find(key(principal, namespace, name));
     if (!token) throw notFound(namespace, name);
     const referring = responseFormat === 'GET_RSP_FORMAT_REFERRING_OBJECTS' ? await this.referringObjects(token) : [];
-    return getResponse(token, responseFormat, referring);
+    return getResponse(token, readsAdmissionSecrets(principal), responseFormat, referring);
   }
 
   async delete({ principal, namespace, name, failIfReferred }: DeleteTokenCommand): Promise<Record<string, never>> {
@@ -157,7 +159,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     if (!change) throw notFound(namespace, name);
     this.sync.applyLocal(change.after);
     await this.events.stateChanged(change.after, change.before.state);
-    return objectChangeResponse(change.after);
+    return objectChangeResponse(change.after, readsAdmissionSecrets(principal));
   }
 
   /**

@@ -32,7 +32,9 @@ const TEXT_CARRYING = [
  * their own project; the services narrow those operations to that project.
  */
 export const RPC_POLICY: Readonly<Record<string, RpcRule>> = {
-  // Site admission (ves.io.schema.token): the tenant's, never a project's.
+  // Site admission (ves.io.schema.token): the tenant's, never a project's. Whoever this policy does
+  // not let create a token reads tokens and registrations with their admission secrets blank (the
+  // tokens service's readsAdmissionSecrets asks this rule).
   [TokenSubjects.create]: write(),
   [TokenSubjects.replace]: write(),
   [TokenSubjects.list]: read(),
