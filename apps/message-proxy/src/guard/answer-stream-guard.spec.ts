@@ -699,6 +699,22 @@ describe('AnswerStreamGuard', () => {
       },
     );
 
+    it('stops as blocked a redaction whose match runs past the hold-back before its end is known', () => {
+      // A match longer than the hold-back (the body of a private key) is reported before its end
+      // shows: masking what was seen would let the rest of it out.
+      const guard = () => streamGuard([entry('redact', ['top\\s+secret[a-z]*'])], () => true, 32);
+      const body = 'x'.repeat(80);
+      const input = events([{ kind: 'text', parts: ['a top secret', ...body.match(/.{1,8}/g)!, 'y', ' and more'] }]);
+      for (const read of [asProxyReads, parsedWhole]) {
+        const out = run(guard(), input, read);
+        expect(out.stop).toBe('blocked');
+        expect(readable(out.out)).not.toContain('xxxxxxxxy');
+      }
+      // One within the hold-back is masked whole, as before.
+      const short = events([{ kind: 'text', parts: ['a top secret', 'xxx', 'y and more'] }]);
+      expect(readable(run(guard(), short).out)).toBe(`a ${'*'.repeat('top secretxxxy'.length)} and more`);
+    });
+
     it('masks a match within a text block that follows other blocks as it would without them', () => {
       const input = events([
         { kind: 'text', parts: ['hello'] },

@@ -345,9 +345,11 @@ export class DirectionGuard {
     });
     if (!this.enforcing || window.length === 0) return { blocked: false, redactions: [] };
     const verdict = aggregateOutcome(window, this.direction);
+    // A redaction of a match whose end was not yet known would leave the rest of it unmasked: blocked instead.
+    const cutShort = findings.some((f, i) => f.cutShort && verdict.effects[i] === 'redact');
     return {
-      blocked: verdict.outcome === 'blocked',
-      redactions: verdict.outcome === 'redacted' ? [...verdict.redactions] : [],
+      blocked: verdict.outcome === 'blocked' || cutShort,
+      redactions: verdict.outcome === 'redacted' && !cutShort ? [...verdict.redactions] : [],
     };
   }
 

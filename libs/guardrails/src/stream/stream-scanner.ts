@@ -82,6 +82,12 @@ export interface StreamFinding {
   readonly scanner: number;
   /** `[start, end, rule]`: UTF-16 offsets into the original stream (everything pushed so far). */
   readonly match: ScanMatch;
+  /**
+   * Reported before it was known where it ends: it reached the end of the text so far (its right
+   * context unseen) when it already ran past `cap`, so what follows may belong to it too (the
+   * body of a private key longer than the hold-back). A mask over `match` would not cover it all.
+   */
+  readonly cutShort?: true;
 }
 
 export interface StreamStep {
@@ -408,13 +414,14 @@ class GuardedStream implements StreamScanner {
             ? []
             : verdict.map(([s, e]) => [s + base, e + base] as const);
       const reach = Math.max(start + value.length, ...spans.map(([, e]) => e));
-      if (!final && reach > end - this.context && end - start <= this.cap) {
+      const open = !final && reach > end - this.context;
+      if (open && end - start <= this.cap) {
         // Its confirmed span may still grow (or its right context is unseen): hold it.
         state.resume = searchFrom;
         return start;
       }
       if (verdict === true || spans.length > 0) {
-        for (const [s, e] of spans) this.report(engine, state, s, e, findings);
+        for (const [s, e] of spans) this.report(engine, state, s, e, findings, open);
       } else if (engine.matcher.retryInsideRefused) {
         re.lastIndex = nextIndex(window, m.index);
       }
@@ -426,7 +433,14 @@ class GuardedStream implements StreamScanner {
     return Infinity;
   }
 
-  private report(engine: EngineScanner, state: RuleState, start: number, end: number, findings: StreamFinding[]): void {
+  private report(
+    engine: EngineScanner,
+    state: RuleState,
+    start: number,
+    end: number,
+    findings: StreamFinding[],
+    cutShort = false,
+  ): void {
     const key = `${state.scanner}:${state.rule}:${start}:${end}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -435,7 +449,10 @@ class GuardedStream implements StreamScanner {
     const list = this.found[state.scanner];
     list.push(match.slice(0, 3) as unknown as ScanMatch);
     if (list.length > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
-    findings.push({ scanner: state.scanner, match: match.slice(0, 3) as unknown as ScanMatch });
+    const found = match.slice(0, 3) as unknown as ScanMatch;
+    findings.push(
+      cutShort ? { scanner: state.scanner, match: found, cutShort } : { scanner: state.scanner, match: found },
+    );
   }
 
   private advance(safeCanonical: number, findings: StreamFinding[]): StreamStep {
