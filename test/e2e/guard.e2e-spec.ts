@@ -337,6 +337,47 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     });
   });
 
+  it("reads a turn's text blocks as a provider reached through a template gets them: joined by a line break", async () => {
+    const { admin, key } = await setup('block', ['launch\\s+codes']);
+    const made = await http(base, 'POST', '/backend/v1/providers', {
+      auth: admin,
+      body: {
+        name: 'gpt',
+        systemProvider: 'openai',
+        inputs: { baseUrl: upstream.url },
+        secrets: { apiKey: 'sk-test-good-key-123456' },
+      },
+    });
+    expect(made.status).toBe(200);
+    const call = (content: unknown) =>
+      fetch(`${base}/vendor/gpt/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content }] }),
+      });
+    const before = upstream.requests.length;
+    // Joined, "the launchcodes" holds no match; the template sends "the launch\ncodes".
+    const res = await call([
+      { type: 'text', text: 'the launch' },
+      { type: 'text', text: 'codes' },
+    ]);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: Record<string, unknown> }).error).toMatchObject({
+      cai_error: { outcome: 'blocked' },
+    });
+    expect(upstream.requests.length).toBe(before);
+    // The same words in one block, or apart with no match across them, go as before.
+    expect((await call([{ type: 'text', text: 'the launch codes' }])).status).toBe(400);
+    expect(
+      (
+        await call([
+          { type: 'text', text: 'the launch' },
+          { type: 'text', text: 'window' },
+        ])
+      ).status,
+    ).toBe(200);
+  });
+
   it('keeps a blocked request with its match masked', async () => {
     const { admin, projectId } = await setup();
     const res = await http(base, 'POST', '/backend/v1/prompts', {

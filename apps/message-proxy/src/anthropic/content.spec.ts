@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { ALONE_EDGE, joinLeaves, textBlocksApart, walkRequest, walkResponse, writeLeaves } from './content';
+import {
+  ALONE_EDGE,
+  joinLeaves,
+  textBlocksApart,
+  turnsAsTemplated,
+  walkRequest,
+  walkResponse,
+  writeLeaves,
+} from './content';
 
 const CARD = '4111111111111111';
 
@@ -210,6 +218,55 @@ describe('textBlocksApart', () => {
       ],
     });
     expect(textBlocksApart(walk.leaves)).toBeUndefined();
+  });
+});
+
+describe('turnsAsTemplated', () => {
+  it("reads each turn's text blocks joined by a line break, as a template provider gets them", () => {
+    const body = {
+      system: 'be brief',
+      messages: [
+        { role: 'user', content: 'hello' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'the launch' },
+            { type: 'tool_result', tool_use_id: 't', content: 'x' },
+            { type: 'text', text: 'codes now' },
+          ],
+        },
+      ],
+    };
+    const walk = walkRequest(body);
+    const joined = joinLeaves(walk.leaves);
+    const reads = turnsAsTemplated(walk.leaves, 2);
+    // The first turn has one text: a template reads it as the join does.
+    expect(reads.map((r) => r.text)).toEqual(['the launch\ncodes now']);
+    const [read] = reads;
+    // "launch\ncodes" runs across the line break: placed over both halves (and the tool result between) in the join.
+    const placed = read.place([4, 16, 0])!;
+    expect(joined.slice(placed[0], placed[1])).toBe('launchxcodes');
+    expect(read.place([0, 3, 0])).toBeUndefined();
+    expect(read.place([11, 16, 0])).toBeUndefined();
+    // A match of the line break alone is no text of either.
+    expect(read.place([10, 11, 0])).toBeUndefined();
+  });
+
+  it('reads two text blocks that stand together in the join with the line break between them', () => {
+    const walk = walkRequest({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'a b' },
+            { type: 'text', text: 'c' },
+          ],
+        },
+      ],
+    });
+    const [read] = turnsAsTemplated(walk.leaves, 1);
+    expect(read.text).toBe('a b\nc');
+    expect(read.place([2, 5, 0])).toEqual([2, 4, 0]);
   });
 });
 

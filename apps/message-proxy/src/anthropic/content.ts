@@ -303,38 +303,78 @@ export function textsInJoin(leaves: readonly TextLeaf[]): { leaf: TextLeaf; at: 
 
 const TEXT_BLOCK = /^content\[\d+\]\.text$/;
 
+/** Texts as a reader other than the join reads them, and how a match of theirs is placed in the join. */
+export interface TextsAsRead {
+  text: string;
+  /** A match of `text` in the join's offsets when it runs across what differs, else undefined (the join's own). */
+  place: (m: ScanMatch) => ScanMatch | undefined;
+}
+
 /**
  * An answer's text blocks as a client that shows only them reads them (the OpenAI route joins
  * them so, and so do most Messages clients): their texts with nothing between, where the join of
  * the leaves has other texts (a citation's, a thinking block's, a tool input's) between two of
  * them, so that "AKIAIOSF", a thinking block, "ODNN7EXAMPLE" is read as the key the client shows.
- * Undefined when the text blocks stand together in the join already. `place` puts a match of
- * `text` that runs across such a gap in the join's offsets, from its first character to its last
- * (what stands between is masked with it); any other match is the join's own and does not count.
+ * Undefined when the text blocks stand together in the join already.
  */
-export function textBlocksApart(
+export function textBlocksApart(leaves: readonly TextLeaf[]): TextsAsRead | undefined {
+  return textsAsRead(leaves, (l) => TEXT_BLOCK.test(l.where), '');
+}
+
+/**
+ * Each message's text blocks as a provider reached through a template reads them: joined with a
+ * line break (anthropic-format's plainTurns), which the join does not have ("the launch", "codes"
+ * is "the launchcodes" joined, "the launch\ncodes" to the model). One per message of two or more.
+ */
+export function turnsAsTemplated(leaves: readonly TextLeaf[], messages: number): TextsAsRead[] {
+  const reads: TextsAsRead[] = [];
+  for (let i = 0; i < messages; i++) {
+    const own = new RegExp(`^messages\\[${i}\\]\\.content(\\[\\d+\\]\\.text)?$`);
+    const read = textsAsRead(leaves, (l) => own.test(l.where), '\n');
+    if (read) reads.push(read);
+  }
+  return reads;
+}
+
+/**
+ * The texts of the leaves `select` takes, joined with `separator`, as another reader reads them,
+ * when that differs from the join (a separator, or other texts between them in the join). `place`
+ * puts a match that runs across a difference in the join's offsets, from its first character to
+ * its last (what stands between in the join is masked with it).
+ */
+function textsAsRead(
   leaves: readonly TextLeaf[],
-): { text: string; place: (m: ScanMatch) => ScanMatch | undefined } | undefined {
-  const texts = textsInJoin(leaves).filter(({ leaf }) => TEXT_BLOCK.test(leaf.where));
+  select: (l: TextLeaf) => boolean,
+  separator: string,
+): TextsAsRead | undefined {
+  const texts = textsInJoin(leaves).filter(({ leaf }) => select(leaf));
+  if (texts.length < 2) return undefined;
   const together = texts.every((t, k) => k === 0 || t.at === texts[k - 1].at + texts[k - 1].leaf.text.length);
-  if (together) return undefined;
+  if (together && separator === '') return undefined;
   const starts: number[] = [];
   let length = 0;
   for (const t of texts) {
     starts.push(length);
-    length += t.leaf.text.length;
+    length += t.leaf.text.length + separator.length;
   }
-  /** Offset `x` of the text in the join's offsets; an end offset on a boundary ends the text before it. */
-  const inJoin = (x: number, end: boolean): number => {
+  /** Whether the reader reads the texts k and k + 1 otherwise than the join (a separator, or texts between). */
+  const differs = (k: number) => separator !== '' || texts[k + 1].at !== texts[k].at + texts[k].leaf.text.length;
+  /** The text offset `x` is in: an end's is the one it ends in (or the separator after); a start's in a separator the next one. */
+  const textAt = (x: number, end: boolean): number => {
     let k = 0;
     while (k + 1 < texts.length && (end ? starts[k + 1] < x : starts[k + 1] <= x)) k++;
-    return texts[k].at + (x - starts[k]);
+    return !end && x - starts[k] >= texts[k].leaf.text.length && k + 1 < texts.length ? k + 1 : k;
   };
+  const inJoin = (x: number, k: number) =>
+    texts[k].at + Math.max(0, Math.min(x - starts[k], texts[k].leaf.text.length));
   return {
-    text: texts.map((t) => t.leaf.text).join(''),
+    text: texts.map((t) => t.leaf.text).join(separator),
     place: (m) => {
-      const [s, e] = [inJoin(m[0], false), inJoin(m[1], true)];
-      if (e - s === m[1] - m[0]) return undefined;
+      const [first, last] = [textAt(m[0], false), textAt(m[1], true)];
+      let across = false;
+      for (let k = first; k < last; k++) across ||= differs(k);
+      if (!across) return undefined;
+      const [s, e] = [inJoin(m[0], first), inJoin(m[1], last)];
       return m.length > 3 ? [s, e, m[2], m[3]] : [s, e, m[2]];
     },
   };

@@ -18,7 +18,9 @@ import {
   isObject,
   leafPieces,
   textBlocksApart,
+  type TextsAsRead,
   textsInJoin,
+  turnsAsTemplated,
   type TextLeaf,
   type Unreadable,
   walkRequest,
@@ -181,7 +183,7 @@ export class GuardedExchange {
       throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
-    const { joined, verdict } = await checkAnswerLeaves(guard, walk.leaves);
+    const { joined, verdict } = await checkLeavesAsRead(guard, walk.leaves, [textBlocksApart(walk.leaves)]);
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -377,7 +379,10 @@ export class GuardedExchange {
       source: req.source,
     });
     const guard = exchange.guard('request');
-    const { joined, verdict } = await checkLeaves(guard, walk.leaves);
+    const messages = Array.isArray(body.messages) ? body.messages.length : 0;
+    // A provider reached through a template reads each turn's text blocks joined by line breaks.
+    const templated = provider && provider.type !== ANTHROPIC_TYPE ? turnsAsTemplated(walk.leaves, messages) : [];
+    const { joined, verdict } = await checkLeavesAsRead(guard, walk.leaves, templated);
     const request = this.summarize(guard, walk.unreadable, false);
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
@@ -386,7 +391,6 @@ export class GuardedExchange {
         ? maskSpans(joined, verdict.redactions)
         : joined;
     if (!verdict.blocked && verdict.redactions.length) writeLeaves(walk.leaves, kept);
-    const messages = Array.isArray(body.messages) ? body.messages.length : 0;
     ({ input: recording.input, memory: recording.memory } = turnsOf(walk.leaves, kept, messages));
     recording.outcome = verdict.blocked ? 'blocked' : request.outcome;
     recording.results = request.results;
@@ -597,20 +601,25 @@ async function checkLeaves(
   return { joined, verdict: await guard.checkParts(pieces, joined) };
 }
 
-/** An answer's leaves as checkLeaves scans them, and its text blocks as a client shows them (textBlocksApart). */
-async function checkAnswerLeaves(
+/**
+ * Leaves as checkLeaves scans them, and as the other readers of `reads` read their texts (an
+ * answer's text blocks as a client shows them, a request's turns as a template gets them), those
+ * readers' findings placed in the join's offsets.
+ */
+async function checkLeavesAsRead(
   guard: DirectionGuard,
   leaves: readonly TextLeaf[],
+  reads: readonly (TextsAsRead | undefined)[],
 ): Promise<{ joined: string; verdict: WindowVerdict }> {
   const checked = await checkLeaves(guard, leaves);
-  const apart = textBlocksApart(leaves);
-  if (!apart) return checked;
-  const seen = await guard.check(apart.text, 0, apart.place);
-  const { verdict } = checked;
-  return {
-    joined: checked.joined,
-    verdict: { blocked: verdict.blocked || seen.blocked, redactions: [...verdict.redactions, ...seen.redactions] },
-  };
+  let { blocked, redactions } = checked.verdict;
+  for (const read of reads) {
+    if (!read) continue;
+    const seen = await guard.check(read.text, 0, read.place);
+    blocked ||= seen.blocked;
+    if (seen.redactions.length) redactions = [...redactions, ...seen.redactions];
+  }
+  return { joined: checked.joined, verdict: { blocked, redactions } };
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
