@@ -189,6 +189,21 @@ describe('API keys', () => {
     expect(list.body.tokens.map((t: { id: string }) => t.id).sort()).toEqual([expiring.id, other.id].sort());
   });
 
+  it('counts a use only with the right secret: a known id with a wrong one leaves lastUsedAt alone', async () => {
+    const admin = bearer(uniqueTenant(), 'admin');
+    const key = await newKey(admin, {});
+    const lastUsedAt = async () =>
+      (await http(base, 'GET', `${TOKENS}/${key.id}`, { auth: admin })).body.token.lastUsedAt;
+    const wrong = `bsk_${key.id.replace(/-/g, '')}_${'A'.repeat(43)}`;
+    expect((await http(base, 'GET', '/backend/v1/users/me', { headers: { 'x-api-key': wrong } })).status).toBe(401);
+    expect(await lastUsedAt()).toBeNull();
+    // The right secret, on the replica that has not looked the key up yet, is a use.
+    expect((await http(base2, 'GET', '/backend/v1/users/me', { headers: { 'x-api-key': key.value } })).status).toBe(
+      200,
+    );
+    expect(await lastUsedAt()).not.toBeNull();
+  });
+
   it("refuses a forged or tampered key, and pages through a tenant's keys", async () => {
     const tenant = uniqueTenant();
     const admin = bearer(tenant, 'admin');

@@ -6,6 +6,7 @@ import {
   ApiKeyRpc,
   DomainError,
   ErrorCode,
+  hashApiKeySecret,
   parseApiKey,
   type Principal,
   type ResolvedApiKey,
@@ -18,17 +19,30 @@ interface Entry {
   fetchedAt: number;
 }
 
+/** How long an id the projects service does not know is answered "no" without asking again (ms). */
+export const API_KEY_MISS_TTL_MS = 5_000;
+/** At most this many unknown ids are remembered; the oldest go first. */
+export const API_KEY_MISS_MAX_ENTRIES = 10_000;
+
 /**
  * The API keys this gateway has seen, resolved once over NATS and then checked in memory: no
  * database round trip per request. A revoked key is dropped when its event arrives (every replica
  * hears it: a plain subscription, no queue group); entries older than the TTL are fetched again,
  * and the whole cache is dropped when the NATS connection comes back, in case events were missed.
  * Expiry is checked on every use.
+ *
+ * Ids the projects service does not know are remembered for API_KEY_MISS_TTL_MS (at most
+ * API_KEY_MISS_MAX_ENTRIES of them), so a client repeating a deleted or made-up key costs one NATS
+ * request and one query per few seconds, not one per request. A new key is not held up by this: its
+ * id is a random UUID nobody could have sent before the create answer named it, and the gateway
+ * that relays a create forgets the id anyway (`forget`).
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<ResolvedApiKey | null>>();
+  /** Unknown ids and until when they stay unknown, oldest first (a Map keeps insertion order). */
+  private readonly misses = new Map<string, number>();
   private sub?: Subscription;
   /** Grows with every revocation: a fetch that began before one does not fill the cache. */
   private generation = 0;
@@ -57,6 +71,7 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
         if (s.type === 'reconnect') {
           this.generation++;
           this.entries.clear();
+          this.misses.clear();
         }
       }
     })();
@@ -67,16 +82,18 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     this.sub?.unsubscribe();
   }
 
+  /** Drops what is known of the id, either way: the next use asks the projects service. */
   forget(id: string): void {
     this.generation++;
-    this.entries.delete(id);
+    this.entries.delete(id.toLowerCase());
+    this.misses.delete(id.toLowerCase());
   }
 
   /** The principal of a valid key; null for an unknown, wrong, expired or revoked one. */
   async principal(value: string, now = Date.now()): Promise<Principal | null> {
     const parsed = parseApiKey(value);
     if (!parsed) return null;
-    const key = await this.lookup(parsed.id, now);
+    const key = await this.lookup(parsed.id, hashApiKeySecret(parsed.secret), now);
     if (!key || !apiKeySecretMatches(parsed.secret, key.hash)) return null;
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return null;
     return {
@@ -88,29 +105,46 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  private async lookup(id: string, now: number): Promise<ResolvedApiKey | null> {
+  /** `secretHash` lets the projects service count the lookup as a use only when the secret is right. */
+  private async lookup(id: string, secretHash: string, now: number): Promise<ResolvedApiKey | null> {
     const hit = this.entries.get(id);
     if (hit && now - hit.fetchedAt < API_KEY_CACHE_TTL_MS) return hit.key;
+    const missUntil = this.misses.get(id);
+    if (missUntil !== undefined) {
+      if (now < missUntil) return null;
+      this.misses.delete(id);
+    }
     let p = this.pending.get(id);
     if (!p) {
-      p = this.fetch(id).finally(() => this.pending.delete(id));
+      p = this.fetch(id, secretHash, now).finally(() => this.pending.delete(id));
       this.pending.set(id, p);
     }
     return p;
   }
 
-  private async fetch(id: string): Promise<ResolvedApiKey | null> {
+  private async fetch(id: string, secretHash: string, now: number): Promise<ResolvedApiKey | null> {
     const generation = this.generation;
     try {
-      const key = await this.rpc.call(ApiKeyRpc.resolve, { id }, `key-${id.slice(0, 8)}`);
+      const key = await this.rpc.call(ApiKeyRpc.resolve, { id, secretHash }, `key-${id.slice(0, 8)}`);
       if (generation === this.generation) this.entries.set(id, { key, fetchedAt: Date.now() });
       return key;
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) {
         this.entries.delete(id);
+        if (generation === this.generation) this.rememberMiss(id, now);
         return null;
       }
       throw err;
     }
+  }
+
+  private rememberMiss(id: string, now: number): void {
+    this.misses.delete(id);
+    while (this.misses.size >= API_KEY_MISS_MAX_ENTRIES) {
+      const oldest = this.misses.keys().next().value;
+      if (oldest === undefined) break;
+      this.misses.delete(oldest);
+    }
+    this.misses.set(id, now + API_KEY_MISS_TTL_MS);
   }
 }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '@bastion/auth';
 import { ApiKeyIdParams, ApiKeyRpc, CreateApiKeyRequest, ListApiKeysQuery, type Principal } from '@bastion/contracts';
 import { NatsRpcClient } from '@bastion/messaging';
+import { ApiKeyCache } from '../access/api-key-cache';
 import { ApiReply } from '../http/api-reply';
 import { RequestId } from '../http/request-id.decorator';
 
@@ -11,14 +12,20 @@ import { RequestId } from '../http/request-id.decorator';
 @ApiBearerAuth()
 @Controller('backend/v1/tokens')
 export class ApiTokensController {
-  constructor(private readonly rpc: NatsRpcClient) {}
+  constructor(
+    private readonly rpc: NatsRpcClient,
+    private readonly keys: ApiKeyCache,
+  ) {}
 
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create an API key; its value is in this answer and nowhere else' })
   @ApiReply('ApiKeyCreateResponse')
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest, @RequestId() rid: string) {
-    return this.rpc.call(ApiKeyRpc.create, { principal, body }, rid);
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequest, @RequestId() rid: string) {
+    const created = await this.rpc.call(ApiKeyRpc.create, { principal, body }, rid);
+    // Whatever this gateway believed of the id before it existed, the key works from this answer on.
+    this.keys.forget(created.token.id);
+    return created;
   }
 
   @Get()

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import {
   type ApiKeyCreated,
   ApiKeyEventContracts,
+  apiKeyHashesMatch,
   type ApiKeyIdCommand,
   type ApiKeyRevokedEvent,
   type ApiKeyView,
@@ -98,12 +99,20 @@ export class ApiKeyService {
     await this.revoked(tenant, await this.keys.deleteOfProject(tenant, projectId));
   }
 
-  /** For the gateway. An unknown key is NOT_FOUND; the gateway checks the hash and the expiry. */
-  async resolve({ id }: ResolveApiKeyQuery): Promise<ResolvedApiKey> {
+  /**
+   * For the gateway. An unknown key is NOT_FOUND; the gateway checks the hash and the expiry. The
+   * lookup counts as a use (`lastUsedAt`) only when the hash of the presented secret matches and the
+   * key has not expired: a known id with a wrong secret must not keep an unused key looking alive.
+   */
+  async resolve({ id, secretHash }: ResolveApiKeyQuery): Promise<ResolvedApiKey> {
     const key = await this.keys.findAnyTenant(id.toLowerCase());
     if (!key) throw DomainError.notFound('no such key');
     const now = new Date();
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+    const used =
+      secretHash !== undefined &&
+      apiKeyHashesMatch(secretHash, key.secretHash) &&
+      !(key.expiresAt && key.expiresAt <= now);
+    if (used && (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_PRECISION_MS)) {
       await this.keys.touch(key.id, now, new Date(now.getTime() - LAST_USED_PRECISION_MS));
     }
     return resolvedApiKey(key);

@@ -40,7 +40,12 @@ export function hashApiKeySecret(secret: string): string {
 
 /** Whether the secret matches the stored hash, in constant time. */
 export function apiKeySecretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashApiKeySecret(secret), 'hex');
+  return apiKeyHashesMatch(hashApiKeySecret(secret), storedHash);
+}
+
+/** Whether two hex SHA-256 hashes of secrets are the same, in constant time. */
+export function apiKeyHashesMatch(presentedHash: string, storedHash: string): boolean {
+  const a = Buffer.from(presentedHash, 'hex');
   const b = Buffer.from(storedHash, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
 }

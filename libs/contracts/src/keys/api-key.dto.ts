@@ -13,6 +13,8 @@ import {
   MinLength,
   ValidateNested,
   IsInt,
+  IsHexadecimal,
+  Length,
 } from 'class-validator';
 import { PrincipalDto } from '../auth/principal.dto';
 import { ROLES, type Role } from '../auth/principal';
@@ -101,6 +103,16 @@ export class ApiKeyIdCommand extends Scoped {
 export class ResolveApiKeyQuery {
   @IsUUID()
   id!: string;
+
+  /**
+   * SHA-256 (hex) of the secret the caller presented: the key's `lastUsedAt` is written only when it
+   * matches the stored hash (a guessed secret does not make a key look used). Not a credential: the
+   * gateway takes only the secret itself, and the stored hash travels in the reply anyway.
+   */
+  @IsOptional()
+  @IsHexadecimal()
+  @Length(64, 64)
+  secretHash?: string;
 }
 
 export class ApiKeyRevokedEvent {

@@ -4,7 +4,7 @@ export const ApiKeySubjects = {
   list: 'projects.api-key.list.v1',
   get: 'projects.api-key.get.v1',
   delete: 'projects.api-key.delete.v1',
-  /** For the gateway: a key's scope and hash, by its id, on a cache miss. */
+  /** For the gateway: a key's scope and hash, by its id, on a cache miss (a use only if the secret matches). */
   resolve: 'projects.api-key.resolve.v1',
 } as const;
 
