@@ -76,7 +76,11 @@ export class ProxyModule implements OnApplicationShutdown {
         {
           provide: OUTBOUND_CLIENT,
           useFactory: () =>
-            createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+            createOutboundClient({
+              allowlist: config.OUTBOUND_ALLOWLIST,
+              timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+              log: logger,
+            }),
         },
         {
           provide: SCAN_POOL,

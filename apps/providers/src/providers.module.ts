@@ -75,7 +75,11 @@ export class ProvidersModule implements OnApplicationShutdown {
         {
           provide: OUTBOUND_CLIENT,
           useFactory: () =>
-            createOutboundClient({ allowlist: config.OUTBOUND_ALLOWLIST, timeoutMs: config.PROVIDER_TEST_TIMEOUT_MS }),
+            createOutboundClient({
+              allowlist: config.OUTBOUND_ALLOWLIST,
+              timeoutMs: config.PROVIDER_TEST_TIMEOUT_MS,
+              log: logger,
+            }),
         },
         { provide: OUTBOUND_TRANSPORT, inject: [OUTBOUND_CLIENT], useFactory: outboundTransport },
         { provide: REQUEST_SIGNERS, useValue: outboundSigners },

@@ -10,8 +10,20 @@ describe('AddressGuard', () => {
       'refused: 10.0.0.1 is a private address (set OUTBOUND_ALLOWLIST to allow it)',
     );
     expect(guard.refusal({ host: 'metadata.google.internal', port: 80 }, '169.254.169.254')?.message).toBe(
-      'refused: metadata.google.internal resolves to 169.254.169.254, a link-local/metadata address (set OUTBOUND_ALLOWLIST to allow it)',
+      'refused: metadata.google.internal is not an allowed destination (set OUTBOUND_ALLOWLIST to allow it)',
     );
+  });
+
+  it('keeps what a host name resolved to out of the message (clients see it) and writes it to the log', () => {
+    const logged: Record<string, unknown>[] = [];
+    const logging = new AddressGuard(undefined, { warn: (details) => logged.push(details) });
+    const refusal = logging.refusal({ host: 'vault.internal', port: 8200 }, '10.2.3.4');
+    expect(refusal?.kind).toBe('blocked_address');
+    expect(refusal?.message).toBe(
+      'refused: vault.internal is not an allowed destination (set OUTBOUND_ALLOWLIST to allow it)',
+    );
+    expect(refusal?.message).not.toMatch(/\d+\.\d+\.\d+\.\d+|private/);
+    expect(logged).toEqual([{ host: 'vault.internal', port: 8200, address: '10.2.3.4', reason: 'a private address' }]);
   });
 
   it('names what an unusual spelling stands for', () => {
@@ -21,7 +33,9 @@ describe('AddressGuard', () => {
   });
 
   it('refuses an answer that is not an IP address', () => {
-    expect(guard.refusal({ host: 'odd.example', port: 80 }, 'not-an-ip')?.kind).toBe('blocked_address');
+    const refusal = guard.refusal({ host: 'odd.example', port: 80 }, 'not-an-ip');
+    expect(refusal?.kind).toBe('blocked_address');
+    expect(refusal?.message).not.toContain('not-an-ip');
   });
 
   it('follows the allowlist by host name (any address) or by address (any name)', () => {

@@ -54,7 +54,7 @@ describe('createGuardedLookup', () => {
     expect(out.err).toBeInstanceOf(OutboundError);
     expect((out.err as OutboundError).kind).toBe('blocked_address');
     expect(out.err?.message).toBe(
-      'refused: rebind.example resolves to 10.0.0.5, a private address (set OUTBOUND_ALLOWLIST to allow it)',
+      'refused: rebind.example is not an allowed destination (set OUTBOUND_ALLOWLIST to allow it)',
     );
     expect(dns.calls).toBe(1);
   });

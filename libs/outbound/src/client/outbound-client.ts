@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Readable, Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { AddressGuard } from '../address/address-guard';
+import { AddressGuard, type RefusalLog } from '../address/address-guard';
 import { Allowlist, parseAllowlist } from '../address/allowlist';
 import { systemResolver, type Resolver } from '../address/guarded-lookup';
 import { OutboundError } from '../errors/outbound-error';
@@ -23,6 +23,8 @@ export interface OutboundClientOptions {
   maxRequestBytes?: number;
   /** Name resolution; tests inject a hostile one. */
   resolve?: Resolver;
+  /** Where a refused host name's resolved address is written (it is kept out of error messages). */
+  log?: RefusalLog;
 }
 
 export interface OutboundRequest {
@@ -85,7 +87,7 @@ export class OutboundClient {
       typeof options.allowlist === 'string'
         ? parseAllowlist(options.allowlist)
         : (options.allowlist ?? Allowlist.empty);
-    this.guard = new AddressGuard(allowlist);
+    this.guard = new AddressGuard(allowlist, options.log);
     this.agents = createGuardedAgents(this.guard, options.resolve ?? systemResolver);
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs');
     this.maxResponseBytes = positive(options.maxResponseBytes, DEFAULT_MAX_BYTES, 'maxResponseBytes');
