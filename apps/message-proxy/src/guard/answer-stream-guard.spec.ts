@@ -715,6 +715,21 @@ describe('AnswerStreamGuard', () => {
       expect(readable(run(guard(), short).out)).toBe(`a ${'*'.repeat('top secretxxxy'.length)} and more`);
     });
 
+    it('sees a match split across three text blocks with other blocks between each', () => {
+      const input = events([
+        { kind: 'text', parts: ['the top'] },
+        { kind: 'thinking', parts: ['.'] },
+        { kind: 'text', parts: [' sec'] },
+        { kind: 'tool', input: { q: '.' }, parts: ['{"q":"."}'] },
+        { kind: 'text', parts: ['ret plan ok'] },
+      ]);
+      for (const read of [asProxyReads, parsedWhole]) {
+        const out = run(guardFor('block'), input, read);
+        expect(out.stop).toBe('blocked');
+        expect(readable(out.out)).not.toContain('ret plan');
+      }
+    });
+
     it('masks a match within a text block that follows other blocks as it would without them', () => {
       const input = events([
         { kind: 'text', parts: ['hello'] },

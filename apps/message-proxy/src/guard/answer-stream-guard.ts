@@ -154,6 +154,11 @@ export class AnswerStreamGuard {
   /** The last part that was a text block's own text. */
   private lastText?: Part;
   /**
+   * The last characters of the text blocks' own texts as a client that shows only them reads them
+   * (at least `tailMax` of them, or all, at most twice that): what a bridge starts from.
+   */
+  private shownTail = '';
+  /**
    * The block started and not yet stopped (-1: none), and how many blocks started: blocks come one
    * after the other, indexed from 0, as the API sends them. A client puts each start's block at
    * its index and each delta into its index's block, so a block started twice, or a delta for
@@ -510,7 +515,7 @@ export class AnswerStreamGuard {
       const before = this.part;
       part = this.part = { block, field, end: start, tail: '', aloneSafe: start };
       if (field === 'text' && block >= 0) {
-        if (this.lastText && this.lastText !== before) this.bridgeFrom(this.lastText, part, start);
+        if (this.lastText && this.lastText !== before) this.bridgeFrom(part, start);
         this.lastText = part;
       }
       if (meets && block < 0) {
@@ -525,20 +530,24 @@ export class AnswerStreamGuard {
     part.end += text.length;
     part.tail += text;
     if (part.tail.length > 2 * this.tailMax) part.tail = part.tail.slice(-this.tailMax);
+    if (part === this.lastText) {
+      this.shownTail += text;
+      if (this.shownTail.length > 2 * this.tailMax) this.shownTail = this.shownTail.slice(-this.tailMax);
+    }
     if (part.alone) this.absorbAlone(part, part.alone.push(text));
     if (part.bridge) this.absorbBridge(part, part.bridge.push(text));
   }
 
   /**
    * Scans text block `part`, which starts at `start`, also as the client shows it: right after the
-   * last characters of the text block `earlier`, with what stood between them in the answer (other
-   * blocks' texts) left out, as a client that shows only text blocks reads them. Its own stream
-   * scanner, from those characters on; a match within them is the join's, one that runs from them
-   * into this part cannot be masked where it began (that has left, or is the join's to release):
-   * the answer is stopped as blocked.
+   * last characters of the text blocks before it (`shownTail`, however many), with what stood
+   * between them in the answer (other blocks' texts) left out, as a client that shows only text
+   * blocks reads them. Its own stream scanner, from those characters on; a match within them is
+   * the join's or an earlier bridge's, one that runs from them into this part cannot be masked
+   * where it began (that has left, or is the join's to release): the answer is stopped as blocked.
    */
-  private bridgeFrom(earlier: Part, part: Part, start: number): void {
-    const { tail } = this.edgeTail(earlier);
+  private bridgeFrom(part: Part, start: number): void {
+    const { tail } = this.edgeTail(this.shownTail, start);
     if (!tail) return;
     part.bridge = this.guard.stream(this.cap, start - tail.length, (m) => (m[1] > start ? m : undefined));
     part.bridgeSafe = part.bridgeStart = start;
@@ -570,7 +579,7 @@ export class AnswerStreamGuard {
       return;
     }
     if (part.whole || !meets) return;
-    const { tail, from } = this.edgeTail(part);
+    const { tail, from } = this.edgeTail(part.tail, part.end);
     // Only a match that reaches the part's end, its context included, can read differently alone
     // than joined; one further back is the join's (or, read from a cut that is no edge, no match).
     const nearEnd = part.end - EDGE_CONTEXT;
@@ -584,10 +593,13 @@ export class AnswerStreamGuard {
     else this.masks.push(...verdict.redactions);
   }
 
-  /** A part's last characters (at most `tailMax`, cut where the part has an edge of its own when one is near), and where they start. */
-  private edgeTail(part: Part): { tail: string; from: number } {
-    let tail = part.tail;
-    let from = part.end - tail.length;
+  /**
+   * The last characters of `text`, which ends at `end` (at most `tailMax`, cut where it has an edge
+   * of its own when one is near), and where they start.
+   */
+  private edgeTail(text: string, end: number): { tail: string; from: number } {
+    let tail = text;
+    let from = end - tail.length;
     if (tail.length > this.tailMax) {
       // Cut where the part has an edge of its own, when there is one near, so the cut makes none.
       const cut = tail.length - this.tailMax;
