@@ -337,46 +337,49 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     });
   });
 
-  it("reads a turn's text blocks as a provider reached through a template gets them: joined by a line break", async () => {
-    const { admin, key } = await setup('block', ['launch\\s+codes']);
-    const made = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'gpt',
-        systemProvider: 'openai',
-        inputs: { baseUrl: upstream.url },
-        secrets: { apiKey: 'sk-test-good-key-123456' },
-      },
-    });
-    expect(made.status).toBe(200);
-    const call = (content: unknown) =>
-      fetch(`${base}/vendor/gpt/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content }] }),
+  it.each(['block', 'redact'] as const)(
+    "reads a turn's text blocks as a provider reached through a template gets them: joined by a line break (%s)",
+    async (mode) => {
+      const { admin, key } = await setup(mode, ['launch\\s+codes']);
+      const made = await http(base, 'POST', '/backend/v1/providers', {
+        auth: admin,
+        body: {
+          name: 'gpt',
+          systemProvider: 'openai',
+          inputs: { baseUrl: upstream.url },
+          secrets: { apiKey: 'sk-test-good-key-123456' },
+        },
       });
-    const before = upstream.requests.length;
-    // Joined, "the launchcodes" holds no match; the template sends "the launch\ncodes".
-    const res = await call([
-      { type: 'text', text: 'the launch' },
-      { type: 'text', text: 'codes' },
-    ]);
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: Record<string, unknown> }).error).toMatchObject({
-      cai_error: { outcome: 'blocked' },
-    });
-    expect(upstream.requests.length).toBe(before);
-    // The same words in one block, or apart with no match across them, go as before.
-    expect((await call([{ type: 'text', text: 'the launch codes' }])).status).toBe(400);
-    expect(
-      (
-        await call([
-          { type: 'text', text: 'the launch' },
-          { type: 'text', text: 'window' },
-        ])
-      ).status,
-    ).toBe(200);
-  });
+      expect(made.status).toBe(200);
+      const call = (content: unknown) =>
+        fetch(`${base}/vendor/gpt/v1/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content }] }),
+        });
+      const before = upstream.requests.length;
+      // Joined, "the launchcodes" holds no match; the template sends "the launch\ncodes".
+      const res = await call([
+        { type: 'text', text: 'the launch' },
+        { type: 'text', text: 'codes' },
+      ]);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: Record<string, unknown> }).error).toMatchObject({
+        cai_error: { outcome: 'blocked' },
+      });
+      expect(upstream.requests.length).toBe(before);
+      // A match across the line break cannot be masked in place (its span holds both blocks): blocked in
+      // either mode. Apart with no match across them, the blocks go as before.
+      expect(
+        (
+          await call([
+            { type: 'text', text: 'the launch' },
+            { type: 'text', text: 'window' },
+          ])
+        ).status,
+      ).toBe(200);
+    },
+  );
 
   it('keeps a blocked request with its match masked', async () => {
     const { admin, projectId } = await setup();
@@ -500,6 +503,20 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(stored.result.outcome).toBe('redacted');
     expect(JSON.stringify(stored)).not.toContain(SECRET);
     expect(JSON.parse(stored.result.providerResult.data).content).toEqual(res.data.content);
+  });
+
+  it('blocks, not masks, a redacting match across text blocks with a thinking block between, JSON and stream', async () => {
+    // Masked in place, the thinking block between the halves would change under its signature.
+    const { client } = await setup('redact');
+    upstream.blocks = () => [
+      { type: 'text', text: 'it is hun' },
+      { type: 'thinking', thinking: 'some reasoning', signature: 'sig' },
+      { type: 'text', text: 'ter2 ok' },
+    ];
+    const body = { model: MODEL, max_tokens: 16, messages: [{ role: 'user' as const, content: 'go' }] };
+    const json = await refused(client.messages.create(body));
+    expect(json.error).toMatchObject({ cai_error: { outcome: 'blocked' } });
+    await expect(client.messages.stream(body).finalMessage()).rejects.toThrow(/blocked by a guardrail/);
   });
 
   it('masks a whole word that stands alone in its block though the block before ends against it, JSON and stream', async () => {

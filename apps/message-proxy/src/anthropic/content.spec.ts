@@ -239,10 +239,9 @@ describe('turnsAsTemplated', () => {
     };
     const walk = walkRequest(body);
     const joined = joinLeaves(walk.leaves);
-    const reads = turnsAsTemplated(walk.leaves, 2);
     // The first turn has one text: a template reads it as the join does.
-    expect(reads.map((r) => r.text)).toEqual(['the launch\ncodes now']);
-    const [read] = reads;
+    const read = turnsAsTemplated(walk.leaves)!;
+    expect(read.text).toBe('the launch\ncodes now');
     // "launch\ncodes" runs across the line break: placed over both halves (and the tool result between) in the join.
     const placed = read.place([4, 16, 0])!;
     expect(joined.slice(placed[0], placed[1])).toBe('launchxcodes');
@@ -264,9 +263,32 @@ describe('turnsAsTemplated', () => {
         },
       ],
     });
-    const [read] = turnsAsTemplated(walk.leaves, 1);
+    const read = turnsAsTemplated(walk.leaves)!;
     expect(read.text).toBe('a b\nc');
     expect(read.place([2, 5, 0])).toEqual([2, 4, 0]);
+  });
+});
+
+describe('turnsAsTemplated, several turns', () => {
+  it('reads each turn apart from the others and places a match in its own turn', () => {
+    const turn = (a: string, b: string) => ({
+      role: 'user',
+      content: [
+        { type: 'text', text: a },
+        { type: 'text', text: b },
+      ],
+    });
+    const walk = walkRequest({
+      messages: [turn('x', 'y'), { role: 'assistant', content: 'ok' }, turn('pass', 'word')],
+    });
+    const joined = joinLeaves(walk.leaves);
+    const read = turnsAsTemplated(walk.leaves)!;
+    expect(read.text).toBe(`x\ny${ALONE_EDGE}pass\nword`);
+    const at = read.text.indexOf('pass');
+    const placed = read.place([at, at + 'pass\nword'.length, 0])!;
+    expect(joined.slice(placed[0], placed[1])).toBe('password');
+    // A match of the edge between turns, or one that runs from one turn into the next, is no turn's text.
+    expect(read.place([2, 5, 0])).toBeUndefined();
   });
 });
 

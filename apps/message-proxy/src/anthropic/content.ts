@@ -318,36 +318,77 @@ export interface TextsAsRead {
  * Undefined when the text blocks stand together in the join already.
  */
 export function textBlocksApart(leaves: readonly TextLeaf[]): TextsAsRead | undefined {
-  return textsAsRead(leaves, (l) => TEXT_BLOCK.test(l.where), '');
+  return textsAsRead(
+    textsInJoin(leaves).filter(({ leaf }) => TEXT_BLOCK.test(leaf.where)),
+    '',
+  );
 }
 
+const TURN_TEXT = /^messages\[(\d+)\]\.content(?:\[\d+\]\.text)?$/;
+
 /**
- * Each message's text blocks as a provider reached through a template reads them: joined with a
- * line break (anthropic-format's plainTurns), which the join does not have ("the launch", "codes"
- * is "the launchcodes" joined, "the launch\ncodes" to the model). One per message of two or more.
+ * A request's turns as a provider reached through a template reads them: each turn's text blocks
+ * joined with a line break (anthropic-format's plainTurns), which the join does not have ("the
+ * launch", "codes" is "the launchcodes" joined, "the launch\ncodes" to the model). The turns of
+ * two or more text blocks, apart from each other (ALONE_EDGE) in one text; undefined when none.
  */
-export function turnsAsTemplated(leaves: readonly TextLeaf[], messages: number): TextsAsRead[] {
+export function turnsAsTemplated(leaves: readonly TextLeaf[]): TextsAsRead | undefined {
+  const turns = new Map<string, { leaf: TextLeaf; at: number }[]>();
+  for (const t of textsInJoin(leaves)) {
+    const turn = TURN_TEXT.exec(t.leaf.where)?.[1];
+    if (turn === undefined) continue;
+    const texts = turns.get(turn);
+    if (texts) texts.push(t);
+    else turns.set(turn, [t]);
+  }
   const reads: TextsAsRead[] = [];
-  for (let i = 0; i < messages; i++) {
-    const own = new RegExp(`^messages\\[${i}\\]\\.content(\\[\\d+\\]\\.text)?$`);
-    const read = textsAsRead(leaves, (l) => own.test(l.where), '\n');
+  for (const texts of turns.values()) {
+    const read = textsAsRead(texts, '\n');
     if (read) reads.push(read);
   }
-  return reads;
+  return reads.length > 1 ? sideBySide(reads) : reads[0];
+}
+
+/** Several readers' texts in one text, apart (ALONE_EDGE), each one's matches placed by its own `place`. */
+function sideBySide(reads: readonly TextsAsRead[]): TextsAsRead {
+  const starts: number[] = [];
+  let length = 0;
+  for (const r of reads) {
+    starts.push(length);
+    length += r.text.length + ALONE_EDGE.length;
+  }
+  return {
+    text: reads.map((r) => r.text).join(ALONE_EDGE),
+    place: (m) => {
+      const k = lastAtOrBefore(starts, m[0]);
+      const local = m[0] - starts[k];
+      // A match of the edge, or one that runs out of its reader's text, is no text of either.
+      if (local >= reads[k].text.length || m[1] - starts[k] > reads[k].text.length) return undefined;
+      return reads[k].place(m.length > 3 ? [local, m[1] - starts[k], m[2], m[3]] : [local, m[1] - starts[k], m[2]]);
+    },
+  };
+}
+
+/** The last index of sorted `starts` whose value is at most `x` (0 when none is). */
+function lastAtOrBefore(starts: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
- * The texts of the leaves `select` takes, joined with `separator`, as another reader reads them,
- * when that differs from the join (a separator, or other texts between them in the join). `place`
- * puts a match that runs across a difference in the join's offsets, from its first character to
- * its last (what stands between in the join is masked with it).
+ * `texts` (leaves with their offsets in the join, in order) joined with `separator`, as another
+ * reader reads them, when that differs from the join (a separator, or other texts between them in
+ * the join). `place` gives a match that runs across such a difference its span in the join, from
+ * its first character to its last (what stands between in the join is in it too); a match within
+ * one text is the join's own: undefined.
  */
-function textsAsRead(
-  leaves: readonly TextLeaf[],
-  select: (l: TextLeaf) => boolean,
-  separator: string,
-): TextsAsRead | undefined {
-  const texts = textsInJoin(leaves).filter(({ leaf }) => select(leaf));
+function textsAsRead(texts: readonly { leaf: TextLeaf; at: number }[], separator: string): TextsAsRead | undefined {
   if (texts.length < 2) return undefined;
   const together = texts.every((t, k) => k === 0 || t.at === texts[k - 1].at + texts[k - 1].leaf.text.length);
   if (together && separator === '') return undefined;
@@ -361,8 +402,7 @@ function textsAsRead(
   const differs = (k: number) => separator !== '' || texts[k + 1].at !== texts[k].at + texts[k].leaf.text.length;
   /** The text offset `x` is in: an end's is the one it ends in (or the separator after); a start's in a separator the next one. */
   const textAt = (x: number, end: boolean): number => {
-    let k = 0;
-    while (k + 1 < texts.length && (end ? starts[k + 1] < x : starts[k + 1] <= x)) k++;
+    const k = end ? Math.max(0, lastAtOrBefore(starts, x - 1)) : lastAtOrBefore(starts, x);
     return !end && x - starts[k] >= texts[k].leaf.text.length && k + 1 < texts.length ? k + 1 : k;
   };
   const inJoin = (x: number, k: number) =>
@@ -372,7 +412,7 @@ function textsAsRead(
     place: (m) => {
       const [first, last] = [textAt(m[0], false), textAt(m[1], true)];
       let across = false;
-      for (let k = first; k < last; k++) across ||= differs(k);
+      for (let k = first; k < last && !across; k++) across = differs(k);
       if (!across) return undefined;
       const [s, e] = [inJoin(m[0], first), inJoin(m[1], last)];
       return m.length > 3 ? [s, e, m[2], m[3]] : [s, e, m[2]];

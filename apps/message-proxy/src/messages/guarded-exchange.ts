@@ -183,7 +183,7 @@ export class GuardedExchange {
       throw new DomainError(ErrorCode.BAD_GATEWAY, 'the provider answered with a message whose content is not a list');
     const walk = walkResponse(answer);
     const refused = walk.unreadable.some((u) => refuses(u, p.settings));
-    const { joined, verdict } = await checkLeavesAsRead(guard, walk.leaves, [textBlocksApart(walk.leaves)]);
+    const { joined, verdict } = await checkLeavesAsRead(guard, walk.leaves, textBlocksApart(walk.leaves));
     const summary = this.summarize(guard, walk.unreadable, refused);
     if (verdict.blocked || refused) return { kind: 'blocked', summary };
     if (verdict.redactions.length) writeLeaves(walk.leaves, maskSpans(joined, verdict.redactions));
@@ -381,9 +381,11 @@ export class GuardedExchange {
     const guard = exchange.guard('request');
     const messages = Array.isArray(body.messages) ? body.messages.length : 0;
     // A provider reached through a template reads each turn's text blocks joined by line breaks.
-    const templated = provider && provider.type !== ANTHROPIC_TYPE ? turnsAsTemplated(walk.leaves, messages) : [];
+    const templated = provider && provider.type !== ANTHROPIC_TYPE ? turnsAsTemplated(walk.leaves) : undefined;
     const { joined, verdict } = await checkLeavesAsRead(guard, walk.leaves, templated);
-    const request = this.summarize(guard, walk.unreadable, false);
+    const summary = this.summarize(guard, walk.unreadable, false);
+    // A block the summary does not show (a redaction across a template's line break blocks) is a block all the same.
+    const request: GuardSummary = verdict.blocked ? { ...summary, outcome: 'blocked' } : summary;
     // What the record keeps of the request: what was sent (redacted), or, when blocked, the attempt with its matches masked.
     const kept = verdict.blocked
       ? maskSpans(joined, request.actedSpans)
@@ -602,24 +604,22 @@ async function checkLeaves(
 }
 
 /**
- * Leaves as checkLeaves scans them, and as the other readers of `reads` read their texts (an
- * answer's text blocks as a client shows them, a request's turns as a template gets them), those
- * readers' findings placed in the join's offsets.
+ * Leaves as checkLeaves scans them, and as another reader reads their texts (`read`: an answer's
+ * text blocks as a client shows them, a request's turns as a template gets them). That reader's
+ * findings are the ones across what it reads otherwise than the join; one a scanner would redact
+ * blocks instead: its span in the join holds what stands between its halves (another block's
+ * text, with a signature that would no longer match), which masking would change.
  */
 async function checkLeavesAsRead(
   guard: DirectionGuard,
   leaves: readonly TextLeaf[],
-  reads: readonly (TextsAsRead | undefined)[],
+  read: TextsAsRead | undefined,
 ): Promise<{ joined: string; verdict: WindowVerdict }> {
   const checked = await checkLeaves(guard, leaves);
-  let { blocked, redactions } = checked.verdict;
-  for (const read of reads) {
-    if (!read) continue;
-    const seen = await guard.check(read.text, 0, read.place);
-    blocked ||= seen.blocked;
-    if (seen.redactions.length) redactions = [...redactions, ...seen.redactions];
-  }
-  return { joined: checked.joined, verdict: { blocked, redactions } };
+  if (!read) return checked;
+  const seen = await guard.check(read.text, 0, read.place);
+  if (!seen.blocked && seen.redactions.length === 0) return checked;
+  return { joined: checked.joined, verdict: { blocked: true, redactions: checked.verdict.redactions } };
 }
 
 function refuses(u: Unreadable, settings: GuardSettings): boolean {
