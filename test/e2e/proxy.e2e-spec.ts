@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { EARLY_REFUSAL_HOLD_MS } from '../../apps/gateway/src';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
+import { signDevToken } from '@bastion/auth';
 import { waitFor } from '@bastion/testing';
 import { MockUpstream } from '../support/mock-upstream';
 import { startProjectsService } from '../support/projects';
@@ -357,7 +358,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   });
 
   it("sends a prompt from a template of the prompt's own project only: another project's is not found", async () => {
-    const { admin, projectId: a, key } = await setup();
+    const { tenant, admin, projectId: a, key } = await setup();
     const other = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'other' } });
     const b = (other.body.id ?? other.body.project?.id) as string;
     const sent = await http(base, 'POST', '/backend/v1/prompts', {
@@ -406,6 +407,12 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       const ok = await fromTemplate(admin, theirs, project);
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ input: 'the plans of project B', projectId: b });
+    }
+    // A token scoped to project B by its name, or by its id in capitals, sends from it too.
+    for (const scope of ['other', b.toUpperCase()]) {
+      const scoped = `Bearer ${signDevToken({ tenant, roles: ['member'], project: scope })}`;
+      const ok = await fromTemplate(scoped, theirs);
+      expect({ status: ok.status, projectId: ok.body.projectId }).toEqual({ status: 200, projectId: b });
     }
   });
 

@@ -111,10 +111,12 @@ export class PromptApiService {
    */
   private async templateInput(principal: Principal, templateId: string, projectRef?: string): Promise<TemplateInput> {
     let template: TemplateInput;
+    // A project-scoped caller's claim may name its project by name or id: the store compares ids.
+    const scope = principal.project ? (await this.context.project(principal)).project.id : undefined;
     try {
       template = await this.rpc.call(
         PromptRpc.templateInput,
-        { tenant: principal.tenant, templateId, ...(principal.project ? { project: principal.project } : {}) },
+        { tenant: principal.tenant, templateId, ...(scope ? { project: scope } : {}) },
         requestContext.getStore()?.requestId ?? 'proxy',
       );
     } catch (err) {
