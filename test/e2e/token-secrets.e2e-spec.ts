@@ -98,10 +98,12 @@ describe('token reads and admission secrets', () => {
       for (const value of seen) expect([value, (await register(value)).status]).not.toEqual([value, 200]);
       expect(seen).not.toContain(uid);
       expect(seen).not.toContain(jwt);
-      // The same tokens, every field present, the secrets blank.
+      // The same tokens, every field present: a uid stand-in of its own per token, the JWT blank.
       expect(list.items.map((i: { name: string }) => i.name)).toEqual([...names].sort());
       const fleet = list.items.find((i: { name: string }) => i.name === 'fleet');
-      expect(fleet).toMatchObject({ uid: '', system_metadata: { uid: '' }, get_spec: { content: '' } });
+      expect(fleet).toMatchObject({ system_metadata: { uid: fleet.uid }, get_spec: { content: '' } });
+      expect(fleet.uid).not.toBe(uid);
+      expect(new Set(list.items.map((i: { uid: string }) => i.uid)).size).toBe(names.length);
     }
 
     // A member still reads the uid, and it still admits a site.

@@ -1,17 +1,19 @@
 import type { RegistrationListItem, RegistrationObject, RegistrationSpec } from '@bastion/contracts';
 import type { Registration } from '../generated/prisma/client';
+import { uidStandIn } from '../domain/secret-access';
 import { CREATOR_CLASS } from '../tokens/creator';
 
 /**
  * `token_uid` is the uid of the token that admitted the site: for a NORMAL token, its secret. A
- * caller who may not read admission secrets (domain/secret-access) gets `""` there.
+ * caller who may not read admission secrets (domain/secret-access) gets the stand-in its token
+ * reads show them (uidStandIn).
  */
 function spec(r: Registration, reveal: boolean): RegistrationSpec {
   return {
     state: 'ADMITTED',
     site_name: r.siteName,
     token_name: r.tokenName,
-    token_uid: reveal ? r.tokenUid : '',
+    token_uid: reveal ? r.tokenUid : uidStandIn(r.tokenUid),
     passport: (r.passport ?? {}) as Record<string, unknown>,
   };
 }

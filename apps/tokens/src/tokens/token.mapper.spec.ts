@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GetResponseFormat } from '@bastion/contracts';
 import { registrationListItem } from '../admission/registration.mapper';
+import { uidStandIn } from '../domain/secret-access';
 import type { Registration, Token } from '../generated/prisma/client';
 import { getResponse, listItem, objectChangeResponse } from './token.mapper';
 
@@ -77,19 +78,22 @@ describe('token reads and admission secrets', () => {
       }
     }
     const item = listItem(normal, false, true, true);
-    expect(item.uid).toBe('');
-    expect(item.system_metadata?.uid).toBe('');
+    expect(item.uid).toBe(uidStandIn(normal.uid));
+    expect(item.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(item.system_metadata?.uid).toBe(item.uid);
     expect(listItem(jwt, false, true, false).get_spec?.content).toBe('');
+    // Each token keeps an identity of its own.
+    expect(listItem(jwt, false, true, true).uid).not.toBe(item.uid);
   });
 
-  it('keeps the wire shape: the same fields, the blanked ones as empty strings', () => {
+  it('keeps the wire shape: the same fields, a uid stand-in and an empty JWT', () => {
     for (const t of [normal, jwt]) {
       const shown = reads(t, true);
       reads(t, false).forEach((hidden, i) => expect(paths(hidden)).toEqual(paths(shown[i])));
     }
   });
 
-  it("blanks a registration's token_uid (a NORMAL token's secret) the same way", () => {
+  it("hides a registration's token_uid (a NORMAL token's secret) behind the same stand-in", () => {
     const reg = {
       uid: randomUUID(),
       tenant: 't1',
@@ -104,7 +108,7 @@ describe('token reads and admission secrets', () => {
     } as unknown as Registration;
     expect(registrationListItem(reg, true, true).get_spec?.token_uid).toBe(normal.uid);
     const hidden = registrationListItem(reg, false, true);
-    expect(hidden.get_spec?.token_uid).toBe('');
+    expect(hidden.get_spec?.token_uid).toBe(uidStandIn(normal.uid));
     expect(JSON.stringify(hidden)).not.toContain(normal.uid);
   });
 });

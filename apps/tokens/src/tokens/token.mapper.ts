@@ -10,6 +10,7 @@ import type {
   TokenListItem,
   TokenObjectChangeResponse,
 } from '@bastion/contracts';
+import { uidStandIn } from '../domain/secret-access';
 import type { Token } from '../generated/prisma/client';
 
 /**
@@ -18,15 +19,16 @@ import type { Token } from '../generated/prisma/client';
  *
  * `reveal` says whether the caller may read the token's admission secrets (domain/secret-access):
  * a NORMAL token's uid, which admits a site by itself, and a JWT token's JWT (`spec.content`). When
- * it may not, every field that would carry one is present and holds `""`, a string's default value
- * on this wire, so the response keeps its shape.
+ * it may not, every field that would carry one is present: the uid as its stand-in (uidStandIn, a
+ * UUID of its own per token that admits nothing), the JWT as `""`, a string's default value on
+ * this wire, so the response keeps its shape.
  */
 export const TOKEN_KIND = 'token';
 const SERVICE_NAME = 'tokens';
 
-/** The token's uid, or `""` for a caller who may not read admission secrets. */
+/** The token's uid, or its stand-in for a caller who may not read admission secrets. */
 function shownUid(t: Token, reveal: boolean): string {
-  return reveal ? t.uid : '';
+  return reveal ? t.uid : uidStandIn(t.uid);
 }
 
 function strMap(value: unknown): Record<string, string> {
@@ -87,8 +89,8 @@ export function statusObject(t: Token, reveal: boolean): StatusObject {
       creator_class: t.creatorClass,
       creator_id: t.creatorId,
       publish: 'STATUS_DO_NOT_PUBLISH',
-      // The status id is named after the uid, so it is blank wherever the uid is.
-      status_id: reveal ? `${t.uid}-state` : '',
+      // The status id is named after the uid (or its stand-in).
+      status_id: `${shownUid(t, reveal)}-state`,
       uid: shownUid(t, reveal),
       vtrp_id: '',
       vtrp_stale: false,
