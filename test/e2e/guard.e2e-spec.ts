@@ -825,6 +825,35 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(JSON.stringify(asPrompt)).not.toContain(SECRET);
   });
 
+  it('masks under flagOnly what a redacting scanner matched beside what a blocking one would have blocked', async () => {
+    const { admin, key, projectId } = await setup('block');
+    const redactor = await http(base, 'POST', '/backend/v1/scanners', {
+      auth: admin,
+      body: { name: 'no-fish', config: { type: 'regex', patterns: ['swordfish'] }, direction: 'both' },
+    });
+    const attached = await http(base, 'POST', `/backend/v1/projects/${projectId}/scanners`, {
+      auth: admin,
+      body: { id: redactor.body.id, mode: 'redact', blocking: true, enabled: true, direction: 'both' },
+    });
+    expect(attached.status).toBeLessThan(300);
+    const scan = await waitFor(
+      async () => {
+        const res = await http(base, 'POST', '/backend/v1/scans', {
+          auth: `Bearer ${key}`,
+          body: { input: `pw ${SECRET} or swordfish`, flagOnly: true },
+        });
+        // The project's new scanner reaches the proxy by its change event.
+        return res.body.result?.scannerResults?.length === 2 ? res : undefined;
+      },
+      5000,
+      'both scanners',
+    );
+    expect(scan.body).toMatchObject({
+      redactedInput: `pw ${SECRET} or *********`,
+      result: { outcome: 'redacted' },
+    });
+  });
+
   it("follows the project's setting for content it cannot read: refuse all, or pass all flagged", async () => {
     const { client, admin, projectId } = await setup();
     const image = {

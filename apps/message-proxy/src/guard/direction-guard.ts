@@ -32,6 +32,8 @@ export interface GuardSummary {
   messages: string[];
   /** Every matched span of an entry that acted (for masking what a record keeps of blocked text). */
   actedSpans: Span[];
+  /** The spans redacting entries matched, merged, whether or not another entry blocked (in an enforcing guard). */
+  redactions: Span[];
 }
 
 /**
@@ -412,7 +414,8 @@ export class DirectionGuard {
         iso(s.completedAt) ?? now,
       );
     });
-    return { outcome, results, messages, actedSpans };
+    const redactions = this.enforcing ? [...verdict.redactions] : [];
+    return { outcome, results, messages, actedSpans, redactions };
   }
 }
 

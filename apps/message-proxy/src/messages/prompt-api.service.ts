@@ -70,9 +70,11 @@ export class PromptApiService {
     const verdict = await guard.check(body.input);
     const summary: GuardSummary = guard.summary();
     let outcome = summary.outcome;
-    if (body.flagOnly && outcome === 'blocked')
-      outcome = worstOutcome('flagged', verdict.redactions.length ? 'redacted' : 'flagged');
-    const redactedInput = verdict.redactions.length ? maskSpans(body.input, verdict.redactions) : body.input;
+    // Under flagOnly a block is a flag, and what redacting scanners matched is masked all the same.
+    const flagging = body.flagOnly === true && outcome === 'blocked';
+    const redactions = flagging ? summary.redactions : verdict.redactions;
+    if (flagging) outcome = worstOutcome('flagged', redactions.length ? 'redacted' : 'flagged');
+    const redactedInput = redactions.length ? maskSpans(body.input, redactions) : body.input;
     const recording = new Recording(this.recorder, {
       principal,
       projectId: exchange.project.project.id,
