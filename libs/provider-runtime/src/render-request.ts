@@ -27,7 +27,8 @@ export function renderRequest(
   try {
     parsed = new URL(url);
   } catch {
-    throw new TemplateError('type', `the rendered url "${url}" is not an absolute URL`).at({ loc: ['url'] });
+    // Not quoted: the url may hold a secret (a key in its query), and this message reaches the caller.
+    throw new TemplateError('type', 'the rendered url is not an absolute URL').at({ loc: ['url'] });
   }
   for (const [k, v] of Object.entries(asRecord(r.queryParams))) {
     if (v !== undefined && v !== null && v !== '') parsed.searchParams.append(k, String(v));

@@ -197,7 +197,7 @@ describe('runProvider with a workflow template', () => {
     const t = fakeTransport([]);
     const err = await runProvider(call(bad), { transport: t, signers: noSigners }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TemplateError);
-    expect((err as TemplateError).reason).toBe('stage 1 (request): the rendered url "app-1" is not an absolute URL');
+    expect((err as TemplateError).reason).toBe('stage 1 (request): the rendered url is not an absolute URL');
     expect((err as TemplateError).loc).toEqual(['stages', 0, 'url']);
 
     const badBlock = workflow();
@@ -205,7 +205,53 @@ describe('runProvider with a workflow template', () => {
     const inBlock = (await runProvider(call(badBlock), { transport: fakeTransport([token]), signers: noSigners }).catch(
       (e: unknown) => e,
     )) as TemplateError;
-    expect(inBlock.reason).toBe('stage 2 (retry), attempt 1: the rendered url "app-1" is not an absolute URL');
+    expect(inBlock.reason).toBe('stage 2 (retry), attempt 1: the rendered url is not an absolute URL');
     expect(inBlock.loc).toEqual(['stages', 1, 'block', 'url']);
+  });
+
+  it('does not quote a url that does not render, which may hold a secret', async () => {
+    const bad = workflow();
+    (bad.stages[0] as { url: string }).url = 'not a url?key={{ client_secret }}';
+    const err = (await runProvider(call(bad), { transport: fakeTransport([]), signers: noSigners }).catch(
+      (e: unknown) => e,
+    )) as TemplateError;
+    expect(err).toBeInstanceOf(TemplateError);
+    expect(JSON.stringify([err.message, err.reason])).not.toContain('cs-secret-1');
+  });
+
+  it.each<[string, (w: WorkflowTemplateView) => void]>([
+    [
+      "a stage's outputs",
+      (w) => {
+        (w.stages[0] as { outputs: object }).outputs = { access_token: 'x', t: '{{ "" + client_secret }}' };
+        w.outputs = { ...w.outputs, content: '{{ t }}' };
+      },
+    ],
+    // Spelled so that a check of the names an expression reads could miss it.
+    ["the workflow's outputs", (w) => (w.outputs = { content: '{{ `${client_secret}` }}' })],
+  ])('renders %s without secrets in scope: nothing it renders can carry one out', async (_, leak) => {
+    const leaky = workflow();
+    leak(leaky);
+    const t = fakeTransport([token, chat('hello')]);
+    const result = await runProvider(call(leaky), { transport: t, signers: noSigners });
+    expect(JSON.stringify({ ...result, request: undefined, exchanges: undefined })).not.toContain('cs-secret-1');
+  });
+
+  it('decides a retry and its backoff without secrets in scope', async () => {
+    // With the secret readable, the 503 would be retried after a wait of the secret's length.
+    const leaky = workflow();
+    Object.assign(leaky.stages[1], {
+      when: '{{ client_secret == "cs-secret-1" }}',
+      backoff: '{{ client_secret.length }}',
+    });
+    const waits: number[] = [];
+    const t = fakeTransport([token, () => json(503, {}), chat('hello')]);
+    await runProvider(call(leaky), {
+      transport: t,
+      signers: noSigners,
+      sleep: async (ms) => void waits.push(ms),
+    }).catch(() => undefined);
+    expect(t.sent).toHaveLength(2);
+    expect(waits).toEqual([]);
   });
 });

@@ -142,7 +142,7 @@ export async function runWorkflow(
 
   const lastResponse = [...exchanges].reverse().find((e) => e.response)?.response ?? undefined;
   const outputs = atStage('the workflow', ['outputs'], () =>
-    renderTemplate(workflow.outputs, buildScope({ ...parts, values, response: lastResponse })),
+    renderTemplate(workflow.outputs, buildScope({ ...parts, secrets: {}, values, response: lastResponse })),
   );
   return {
     exchanges,
@@ -170,7 +170,10 @@ export async function runWorkflow(
           : when !== undefined &&
             holds(
               atStage(label, ['stages', index - 1, 'when'], () =>
-                renderTemplate(when, buildScope({ ...parts, values: scopeValues, response: sent.response })),
+                renderTemplate(
+                  when,
+                  buildScope({ ...parts, secrets: {}, values: scopeValues, response: sent.response }),
+                ),
               ),
             );
       if (!again || attempt === attempts) break;
@@ -195,7 +198,7 @@ function backoffMs(
   const raw =
     typeof backoff === 'number'
       ? backoff
-      : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, values })));
+      : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, secrets: {}, values })));
   const seconds = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`, {
@@ -214,7 +217,9 @@ function readStageOutputs(
 ): { outputs: Record<string, unknown>; unreadable?: string } {
   if (!template.outputs) return { outputs: {} };
   try {
-    const rendered = renderTemplate(template.outputs, buildScope({ ...parts, values, response }));
+    // Without secrets in scope, as every output, condition and backoff: what they render is shown,
+    // recorded or fed to later stages, so none of it may echo a secret.
+    const rendered = renderTemplate(template.outputs, buildScope({ ...parts, secrets: {}, values, response }));
     return {
       outputs:
         rendered && typeof rendered === 'object' && !Array.isArray(rendered)
