@@ -45,6 +45,38 @@ describe('checkSecretsRebound', () => {
     ).toThrow(/inputs.account/);
   });
 
+  it('counts an input a stage output reads, when a later stage sends to that output, as where the secrets go', () => {
+    const workflow = {
+      type: 'workflow',
+      outputs: { content: '{{ content }}' },
+      stages: [
+        { type: 'request', method: 'GET', url: 'https://example.com', outputs: { hop: '{{ target }}' } },
+        { type: 'request', method: 'GET', url: 'https://example.com', outputs: { next: '{{ hop + "/v1" }}' } },
+        {
+          type: 'request',
+          method: 'POST',
+          url: '{{ next }}/chat',
+          headers: { authorization: 'Bearer {{ apiKey }}' },
+          outputs: { content: '{{ response.body }}' },
+        },
+      ],
+    };
+    const stored = { ...current, template: workflow, inputs: { target: 'https://api.example' } };
+    expect(() => checkSecretsRebound(stored, { inputs: { target: 'https://evil.example' } })).toThrow(/inputs.target/);
+  });
+
+  it('counts a secret read under url as where the other secrets go', () => {
+    const t = { ...template, url: '{{ gateway }}/v1/chat' };
+    const stored = { ...current, template: t, secrets: { ...current.secrets, gateway: 'https://gw.example' } };
+    expect(() => checkSecretsRebound(stored, { secrets: { gateway: 'https://evil.example' } })).toThrow(
+      /secrets.gateway.*missing: apiKey/,
+    );
+    // Sent again with every secret, it is taken.
+    expect(() =>
+      checkSecretsRebound(stored, { secrets: { gateway: 'https://new.example', apiKey: 'sk-again-000000000' } }),
+    ).not.toThrow();
+  });
+
   it('takes the change with every secret sent again in clear', () => {
     expect(
       refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: 'sk-new-value-000000' } }),
@@ -80,5 +112,24 @@ describe('checkOutputsReadNoSecret', () => {
 describe('identifiersIn', () => {
   it('finds the names an expression reads, not property names or strings', () => {
     expect(identifiersIn('{{ a.b }}-{{ c?.["d"] }} {{ "e" + f }}')).toEqual(['a', 'c', 'f']);
+  });
+
+  it('finds a name inside a template literal and past a "}}" in a string', () => {
+    expect(identifiersIn('{{ `${apiKey}` }}')).toContain('apiKey');
+    expect(identifiersIn("{{ '}}' + apiKey }}")).toContain('apiKey');
+  });
+
+  it('reads a string of unclosed placeholders in linear time', () => {
+    const started = performance.now();
+    expect(identifiersIn('{'.repeat(200_000))).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('outputs that read a secret, spelled to hide it', () => {
+  it.each(['{{ `${apiKey}` }}', "{{ '}}' + apiKey }}"])('refuses %s', (content) => {
+    expect(() =>
+      checkOutputsReadNoSecret({ type: 'request', url: 'https://x', outputs: { content } }, ['apiKey']),
+    ).toThrow(/cannot read apiKey/);
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '@bastion/contracts';
+import { compileTemplate } from '@bastion/templates';
 import { maskSecret } from './secret-mask';
 
 /** Template keys whose values decide where a request goes or how it is signed. */
@@ -37,16 +38,21 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
     JSON.stringify(change.authTemplate ?? null) !== JSON.stringify(current.authTemplate ?? null)
   )
     reasons.push('authTemplate');
-  if (change.inputs) {
+  if (change.inputs || change.secrets) {
     const where = new Set([
-      ...namesUnderWhereKeys(current.template),
-      ...namesUnderWhereKeys(current.authTemplate),
-      ...namesUnderWhereKeys(change.template),
-      ...namesUnderWhereKeys(change.authTemplate),
+      ...whereNames(current.template),
+      ...whereNames(current.authTemplate),
+      ...whereNames(change.template),
+      ...whereNames(change.authTemplate),
     ]);
-    for (const [name, value] of Object.entries(change.inputs)) {
+    for (const [name, value] of Object.entries(change.inputs ?? {})) {
       if (current.inputs[name] === value) continue;
       if (where.has(name) || WHERE_NAMES.test(name)) reasons.push(`inputs.${name}`);
+    }
+    // A secret the url or host reads moves the other secrets with it.
+    for (const [name, value] of Object.entries(change.secrets ?? {})) {
+      if (where.has(name) && name in current.secrets && current.secrets[name] !== value)
+        reasons.push(`secrets.${name}`);
     }
   }
   if (reasons.length === 0) return;
@@ -65,6 +71,45 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
   throw DomainError.invalid(msg, [{ loc: ['body', 'secrets'], msg, type: 'secrets.rebind_required' }]);
 }
 
+/**
+ * The names that decide where a template's requests go: those read under a where-key, and those a
+ * workflow stage's output reads when a where-key reads that output (`url: '{{ next }}'` with a
+ * stage output `next: '{{ target }}'` makes `target` one), however many stages it passes.
+ */
+export function whereNames(template: unknown): Set<string> {
+  const where = new Set(namesUnderWhereKeys(template));
+  const feeds = stageOutputReads(template);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [output, reads] of feeds) {
+      if (!where.has(output)) continue;
+      for (const name of reads) {
+        if (where.has(name)) continue;
+        where.add(name);
+        grew = true;
+      }
+    }
+  }
+  return where;
+}
+
+/** Each workflow stage output (a retry's block's too) and the names its expressions read. */
+function stageOutputReads(template: unknown): [string, string[]][] {
+  const stages = isRecord(template) && Array.isArray(template.stages) ? template.stages : [];
+  const out: [string, string[]][] = [];
+  for (const stage of stages) {
+    for (const s of [stage, isRecord(stage) ? stage.block : undefined]) {
+      const outputs = isRecord(s) && isRecord(s.outputs) ? s.outputs : {};
+      for (const [name, value] of Object.entries(outputs)) out.push([name, namesUnderWhereKeys(value, true)]);
+    }
+  }
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Names read by `{{ }}` expressions anywhere under a key that decides where a request goes. */
 export function namesUnderWhereKeys(node: unknown, inside = false): string[] {
   if (typeof node === 'string') return inside ? identifiersIn(node) : [];
@@ -77,14 +122,18 @@ export function namesUnderWhereKeys(node: unknown, inside = false): string[] {
   return [];
 }
 
-/** Identifiers in the `{{ }}` expressions of a string (property names after a dot excluded). */
+/**
+ * The names the `{{ }}` expressions of a string read (property names excluded), as the template
+ * language's own parser reads them: inside template literals and past a `}}` in a string too, in
+ * one linear pass. A string that does not parse reads nothing here; the template check refuses it.
+ */
 export function identifiersIn(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/\{\{([\s\S]*?)\}\}/g)) {
-    const expr = m[1].replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '');
-    for (const id of expr.matchAll(/(?<![.\w$])([A-Za-z_$][\w$]*)/g)) out.push(id[1]);
+  if (!text.includes('{{')) return [];
+  try {
+    return [...compileTemplate(text).names];
+  } catch {
+    return [];
   }
-  return out;
 }
 
 /** Refuses outputs that name a secret: they are rendered with no secrets in scope. */
