@@ -44,6 +44,8 @@ export interface ProviderRunDeps {
   sleep?: (ms: number) => Promise<void>;
   /** A workflow's clock, in ms (tests pass a fake). */
   now?: () => number;
+  /** Characters a workflow's answers may add up to (WORKFLOW_ANSWER_CHARS when unset). */
+  maxWorkflowAnswerChars?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -111,6 +113,7 @@ async function runWorkflowCall(
     defaultTimeoutMs: timeout,
     sleep: deps.sleep,
     now: deps.now,
+    maxAnswerChars: deps.maxWorkflowAnswerChars,
   });
   const last = run.exchanges.at(-1);
   const response = [...run.exchanges].reverse().find((e) => e.response)?.response ?? null;

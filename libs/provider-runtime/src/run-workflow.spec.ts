@@ -237,6 +237,22 @@ describe('runProvider with a workflow template', () => {
     expect(JSON.stringify({ ...result, request: undefined, exchanges: undefined })).not.toContain('cs-secret-1');
   });
 
+  it('stops a run whose answers pass its budget in all, keeping none past it and retrying nothing', async () => {
+    const big = () => json(503, { pad: 'x'.repeat(400) });
+    const t = fakeTransport([token, big, big, big, big]);
+    const result = await runProvider(call(workflow(5)), {
+      transport: t,
+      signers: noSigners,
+      sleep: async () => undefined,
+      maxWorkflowAnswerChars: 1000,
+    });
+    // The token (about 25 characters) and two answers fit; the third passes 1,000 and ends the run.
+    expect(t.sent).toHaveLength(4);
+    expect(result).toMatchObject({ failure: 'too_large' });
+    expect(result.error).toMatch(/answers passed 1000 characters in all/);
+    expect(result.exchanges?.at(-1)?.response?.body).toBe('');
+  });
+
   it('decides a retry and its backoff without secrets in scope', async () => {
     // With the secret readable, the 503 would be retried after a wait of the secret's length.
     const leaky = workflow();

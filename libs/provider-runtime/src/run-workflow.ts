@@ -35,7 +35,15 @@ export interface WorkflowDeps {
   defaultTimeoutMs: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Characters of answers one run may take in all (WORKFLOW_ANSWER_CHARS when unset). */
+  maxAnswerChars?: number;
 }
+
+/**
+ * What one run's answers may add up to: a workflow of ten stages of ten attempts could otherwise
+ * hold a hundred answers of the transport's 10 MiB each until it ends (the tester shows them all).
+ */
+export const WORKFLOW_ANSWER_CHARS = 16 * 1024 * 1024;
 
 export interface WorkflowParts {
   prompt: string;
@@ -83,6 +91,8 @@ export async function runWorkflow(
   const exchanges: WorkflowExchange[] = [];
   const sentAt = new Date();
   let values: Record<string, unknown> = {};
+  const maxAnswerChars = deps.maxAnswerChars ?? WORKFLOW_ANSWER_CHARS;
+  let answerChars = 0;
   const stop = (error: string, failure: FailureKind | null = null): WorkflowRun => ({
     exchanges,
     outputs: {},
@@ -123,6 +133,12 @@ export async function runWorkflow(
       const failure: FailureKind = err instanceof TransportError ? err.kind : 'other';
       return { kind: 'failed', failure, message: `${label}: ${err instanceof Error ? err.message : String(err)}` };
     }
+    answerChars += exchange.response.body.length;
+    if (answerChars > maxAnswerChars) {
+      exchange.response = { ...exchange.response, body: '' };
+      const message = `${label}: the workflow's answers passed ${maxAnswerChars} characters in all`;
+      return { kind: 'failed', failure: 'too_large', message };
+    }
     const read = readStageOutputs(template, label, parts, scopeValues, exchange.response);
     return { kind: 'answered', response: exchange.response, ...read };
   };
@@ -160,6 +176,8 @@ export async function runWorkflow(
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const sent = await send(stage.block, index, `${label}, attempt ${attempt}`, attempt);
       result = sent;
+      // Past the run's answer budget nothing more is sent.
+      if (sent.kind === 'failed' && sent.failure === 'too_large') break;
       // A failed send, or an answer the outputs cannot read, is always worth another attempt;
       // an answer otherwise only while `when` holds.
       const scopeValues = sent.kind === 'failed' ? { ...values, attempt } : { ...values, ...sent.outputs, attempt };
