@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { chargeChars, chargeSteps } from '../limits/render-budget';
 import { checkStringLength } from '../limits/template-limits';
 import { importValue } from '../values/import-value';
 import { stringifyJson } from '../values/to-text';
@@ -18,9 +19,21 @@ const contains = new BuiltinFunction('Array.contains', (args) => {
   if (!Array.isArray(list))
     throw new TemplateError('type', `Array.contains() needs an array first, got ${kindOf(list)}`);
   const items: readonly TemplateValue[] = list;
-  // SameValueZero, as Array.prototype.includes: primitives by value, objects by identity.
-  return items.includes(item);
+  // The scan costs a step per element, and comparing two strings of one length reads them.
+  chargeSteps(items.length);
+  for (const element of items) {
+    if (typeof element === 'string' && typeof item === 'string' && element.length === item.length) {
+      chargeChars(item.length);
+    }
+    if (sameValueZero(element, item)) return true;
+  }
+  return false;
 });
+
+/** As Array.prototype.includes compares: primitives by value (NaN equals NaN), objects by identity. */
+function sameValueZero(a: TemplateValue, b: TemplateValue): boolean {
+  return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+}
 
 const stringify = new BuiltinFunction('JSON.stringify', (args, { limits }) => {
   expectArgumentCount('JSON.stringify', args, 1);
@@ -31,7 +44,7 @@ const parse = new BuiltinFunction('JSON.parse', (args, { limits }) => {
   expectArgumentCount('JSON.parse', args, 1);
   const text = args[0];
   if (typeof text !== 'string') throw new TemplateError('type', `JSON.parse() needs a string, got ${kindOf(text)}`);
-  return parseJson(text, 'JSON.parse()', 'the text', limits.maxDataDepth);
+  return parseJson(text, 'JSON.parse()', 'the text', limits.maxDataDepth, true);
 });
 
 const encodeComponent = new BuiltinFunction('encodeURIComponent', (args, { limits }) => {
@@ -52,16 +65,24 @@ const encodeComponent = new BuiltinFunction('encodeURIComponent', (args, { limit
 
 /**
  * Parses JSON into sandbox values. The parser's own message is not repeated: it quotes the input,
- * and the input may be a secret.
+ * and the input may be a secret. With `charged`, the render in progress pays for the work before it
+ * is done: the text's length in characters, then a step per value (see `importValue`).
  */
-export function parseJson(text: string, fn: string, what: string, maxDataDepth: number): TemplateValue {
+export function parseJson(
+  text: string,
+  fn: string,
+  what: string,
+  maxDataDepth: number,
+  charged: boolean,
+): TemplateValue {
+  if (charged) chargeChars(text.length);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
     throw new TemplateError('builtin', `${fn}: ${what} is not valid JSON`);
   }
-  return importValue(raw, maxDataDepth, `${fn} result`, 'limit');
+  return importValue(raw, maxDataDepth, `${fn} result`, 'limit', charged);
 }
 
 function namespace(members: Record<string, BuiltinFunction>): DataObject {

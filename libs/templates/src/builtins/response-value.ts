@@ -34,7 +34,9 @@ export function createResponseValue(response: TemplateResponse, maxDataDepth: nu
   let parsed: { value: TemplateValue } | undefined;
   const json = new BuiltinFunction('response.json', (args) => {
     expectArgumentCount('response.json', args, 0);
-    parsed ??= { value: parseJson(body, 'response.json()', 'the response body', maxDataDepth) };
+    // Not charged to the render: the body is parsed once however often it is called, so the work is
+    // bounded by the body the provider sent, as scope data is, and not multiplied by the template.
+    parsed ??= { value: parseJson(body, 'response.json()', 'the response body', maxDataDepth, false) };
     return parsed.value;
   });
 

@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { chargeChars } from '../limits/render-budget';
 import { BuiltinFunction, kindOf, type TemplateValue } from '../values/template-value';
 import { FORBIDDEN_PROPERTIES, OBJECT_PROTOTYPE_NAMES } from './forbidden-names';
 
@@ -30,6 +31,8 @@ export function readProperty(target: TemplateValue, key: TemplateValue): Templat
   if (typeof target === 'string' || Array.isArray(target)) {
     const list: ArrayLike<TemplateValue> = target;
     if (name === 'length') return list.length;
+    // Telling whether a string key is an index reads all of it (a key may be a megabyte of digits).
+    if (typeof key === 'string') chargeChars(key.length);
     const index = typeof key === 'number' ? key : INDEX.test(key) ? Number(key) : Number.NaN;
     if (Number.isNaN(index)) {
       const noun = typeof target === 'string' ? 'strings' : 'arrays';

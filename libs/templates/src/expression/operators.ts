@@ -1,4 +1,5 @@
 import { TemplateError } from '../errors/template-error';
+import { chargeChars } from '../limits/render-budget';
 import { checkStringLength, type TemplateLimits } from '../limits/template-limits';
 import { BuiltinFunction, kindOf, type TemplateValue } from '../values/template-value';
 import type { BinaryOperator, UnaryOperator } from './expression-node';
@@ -25,12 +26,22 @@ export function isTruthy(value: TemplateValue): boolean {
   }
 }
 
+/**
+ * Comparing two strings can read them up to the shorter one's length (equal ones to the end), so that
+ * is charged as characters: a comparison of megabyte strings is not one step's work.
+ */
+function chargeComparison(a: TemplateValue, b: TemplateValue): void {
+  if (typeof a === 'string' && typeof b === 'string') chargeChars(Math.min(a.length, b.length));
+}
+
 /** `===`: primitives by value, arrays and objects by identity. `==` differs only in `null == undefined`. */
 function strictEquals(a: TemplateValue, b: TemplateValue): boolean {
+  chargeComparison(a, b);
   return a === b;
 }
 
 function looseEquals(a: TemplateValue, b: TemplateValue): boolean {
+  chargeComparison(a, b);
   return a === b || ((a === null || a === undefined) && (b === null || b === undefined));
 }
 
@@ -88,6 +99,7 @@ function compare(operator: '<' | '<=' | '>' | '>=', a: TemplateValue, b: Templat
       `"${operator}" needs two numbers or two strings, got ${kindOf(a)} and ${kindOf(b)}`,
     );
   }
+  chargeComparison(a, b);
   switch (operator) {
     case '<':
       return a < b;
@@ -131,6 +143,8 @@ export function applyUnary(operator: UnaryOperator, value: TemplateValue): Templ
     case '+':
       // The way to read a numeric input (inputs are strings): `+temperature`.
       if (typeof value === 'number') return value;
+      // Reading the number reads the whole string; charged as characters, as building one would be.
+      if (typeof value === 'string') chargeChars(value.length);
       if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
       throw new TemplateError('type', `unary "+" needs a number or a numeric string, got ${kindOf(value)}`);
   }

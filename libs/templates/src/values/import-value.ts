@@ -4,18 +4,25 @@ import {
   type TemplateErrorCode,
   type TemplatePathSegment,
 } from '../errors/template-error';
+import { chargeSteps } from '../limits/render-budget';
 import { BuiltinFunction, createDataObject, type TemplateValue } from './template-value';
 
 /**
  * Copies host data into sandbox values: fresh arrays and null-prototype objects holding only
  * primitives. Whatever the caller passed (class instances, getters, functions) never reaches the
  * evaluator; byte arrays become arrays of numbers so `String.decode` can take them.
+ *
+ * With `charged`, the copy charges the render in progress (if any) one evaluation step per value:
+ * the root, and each array's elements and each object's properties before they are copied. A
+ * template that has the same large data imported again and again (`JSON.parse(p) && JSON.parse(p)
+ * && ...`) then runs out of steps instead of running for minutes.
  */
 export function importValue(
   value: unknown,
   maxDepth: number,
   what: string,
   code: TemplateErrorCode = 'scope',
+  charged = false,
 ): TemplateValue {
   const path: TemplatePathSegment[] = [];
   const fail = (reason: string, failCode: TemplateErrorCode = code): never => {
@@ -41,6 +48,7 @@ export function importValue(
     if (depth >= maxDepth) return fail(`nests deeper than ${maxDepth} levels (or is circular)`, 'limit');
     if (v instanceof Uint8Array) return Array.from(v);
     if (Array.isArray(v)) {
+      if (charged) chargeSteps(v.length);
       const out: TemplateValue[] = [];
       for (let i = 0; i < v.length; i++) {
         path.push(i);
@@ -55,7 +63,9 @@ export function importValue(
       return fail(`is ${Object.prototype.toString.call(v)}, not plain data`);
     }
     const out = createDataObject();
-    for (const [key, desc] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+    const entries = Object.entries(Object.getOwnPropertyDescriptors(v));
+    if (charged) chargeSteps(entries.length);
+    for (const [key, desc] of entries) {
       if (!desc.enumerable) continue;
       path.push(key);
       if (!('value' in desc)) fail('is a getter or setter, not plain data');
@@ -65,5 +75,6 @@ export function importValue(
     return out;
   };
 
+  if (charged) chargeSteps(1);
   return copy(value, 0);
 }
