@@ -63,6 +63,29 @@ describe('ApiKeyCache', () => {
     expect(await cache.principal(value, 1)).toMatchObject({ sub: `key:${id}`, credential: 'key' });
   });
 
+  it('counts the first right use after a wrong secret filled the cache, once', async () => {
+    const { known, asked, cache, make } = fakeProjects();
+    const { id, value, key } = make();
+    known.set(id, key);
+    const wrong = `${value.slice(0, -4)}AAAA`;
+    expect(await cache.principal(wrong, 0)).toBeNull();
+    expect(asked).toHaveLength(1);
+    // Served from the cache the wrong secret filled: the right secret's hash is sent once on its own.
+    for (let i = 1; i <= 5; i++) expect(await cache.principal(value, i)).not.toBeNull();
+    await new Promise((r) => setImmediate(r));
+    const right = hashApiKeySecret(parseApiKey(value)!.secret);
+    expect(asked.map((a) => a.secretHash === right)).toEqual([false, true]);
+  });
+
+  it('does not count a use again when the fetch carried the right secret', async () => {
+    const { known, asked, cache, make } = fakeProjects();
+    const { id, value, key } = make();
+    known.set(id, key);
+    for (let i = 0; i < 5; i++) expect(await cache.principal(value, i)).not.toBeNull();
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toHaveLength(1);
+  });
+
   it('sends the hash of the presented secret, so the service can tell a use from a guess', async () => {
     const { known, asked, cache, make } = fakeProjects();
     const { id, value, key } = make();

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import {
   API_KEY_CACHE_TTL_MS,
   ApiKeyEvents,
-  apiKeySecretMatches,
+  apiKeyHashesMatch,
   ApiKeyRpc,
   DomainError,
   ErrorCode,
@@ -17,6 +17,12 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 interface Entry {
   key: ResolvedApiKey;
   fetchedAt: number;
+  /**
+   * Whether a use with the right secret was counted since the fetch: the fetch itself counts one
+   * when it carried the right secret's hash; else the first right use sends its hash on its own
+   * (`count`), so a wrong secret that happened to fill the cache does not keep the key looking unused.
+   */
+  counted: boolean;
 }
 
 /** How long an id the projects service does not know is answered "no" without asking again (ms). */
@@ -40,7 +46,7 @@ export const API_KEY_MISS_MAX_ENTRIES = 10_000;
 @Injectable()
 export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<ResolvedApiKey | null>>();
+  private readonly pending = new Map<string, Promise<Entry | null>>();
   /** Unknown ids and until when they stay unknown, oldest first (a Map keeps insertion order). */
   private readonly misses = new Map<string, number>();
   private sub?: Subscription;
@@ -93,9 +99,15 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   async principal(value: string, now = Date.now()): Promise<Principal | null> {
     const parsed = parseApiKey(value);
     if (!parsed) return null;
-    const key = await this.lookup(parsed.id, hashApiKeySecret(parsed.secret), now);
-    if (!key || !apiKeySecretMatches(parsed.secret, key.hash)) return null;
+    const secretHash = hashApiKeySecret(parsed.secret);
+    const entry = await this.lookup(parsed.id, secretHash, now);
+    const key = entry?.key;
+    if (!entry || !key || !apiKeyHashesMatch(secretHash, key.hash)) return null;
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return null;
+    if (!entry.counted) {
+      entry.counted = true;
+      this.count(key.id, secretHash);
+    }
     return {
       sub: `key:${key.id}`,
       tenant: key.tenant,
@@ -106,9 +118,9 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `secretHash` lets the projects service count the lookup as a use only when the secret is right. */
-  private async lookup(id: string, secretHash: string, now: number): Promise<ResolvedApiKey | null> {
+  private async lookup(id: string, secretHash: string, now: number): Promise<Entry | null> {
     const hit = this.entries.get(id);
-    if (hit && now - hit.fetchedAt < API_KEY_CACHE_TTL_MS) return hit.key;
+    if (hit && now - hit.fetchedAt < API_KEY_CACHE_TTL_MS) return hit;
     const missUntil = this.misses.get(id);
     if (missUntil !== undefined) {
       if (now < missUntil) return null;
@@ -122,12 +134,18 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
     return p;
   }
 
-  private async fetch(id: string, secretHash: string, now: number): Promise<ResolvedApiKey | null> {
+  /** Tells the projects service of a use with the right secret (it writes lastUsedAt at most once a minute). */
+  private count(id: string, secretHash: string): void {
+    this.rpc.call(ApiKeyRpc.resolve, { id, secretHash }, `key-${id.slice(0, 8)}`).catch(() => undefined);
+  }
+
+  private async fetch(id: string, secretHash: string, now: number): Promise<Entry | null> {
     const generation = this.generation;
     try {
       const key = await this.rpc.call(ApiKeyRpc.resolve, { id, secretHash }, `key-${id.slice(0, 8)}`);
-      if (generation === this.generation) this.entries.set(id, { key, fetchedAt: Date.now() });
-      return key;
+      const entry = { key, fetchedAt: Date.now(), counted: apiKeyHashesMatch(secretHash, key.hash) };
+      if (generation === this.generation) this.entries.set(id, entry);
+      return entry;
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.NOT_FOUND) {
         this.entries.delete(id);
