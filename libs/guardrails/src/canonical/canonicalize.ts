@@ -13,10 +13,7 @@
  *    Whether a code point starts a segment depends on that code point alone, so the segments of a
  *    prefix are the segments of the whole text, except the last one.
  * 2. In each segment, format (`\p{Cf}`) and default-ignorable characters are removed (zero-width
- *    spaces and joiners, soft hyphens, bidi controls, variation selectors, BOM), and so are the
- *    control characters that show nothing and separate nothing (C0 but tab, line feed, vertical
- *    tab, form feed, carriage return and the information separators; DEL; C1 but NEL), which
- *    attach to the character before them as those do: "pass<NUL>word" is read "password". Then it is put in
+ *    spaces and joiners, soft hyphens, bidi controls, variation selectors, BOM), then it is put in
  *    NFKC (fullwidth forms, ligatures, mathematical letters, no-break and other compatibility
  *    spaces and hyphens become their plain forms; a base and its marks compose). Marks that still
  *    stand after a digit of any script or a Latin, Greek, Cyrillic, Armenian or script-neutral base
@@ -154,10 +151,8 @@ export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
 /** Dash-like characters that are not `\p{Pd}`: minus signs and a few look-alikes. */
 const EXTRA_DASHES = new Set(['\u2212', '\u2043', '\u02d7', '\u2796', '\ufe63', '\uff0d']);
 
-// eslint-disable-next-line no-control-regex -- the invisible control characters are what it removes (step 2)
-const IGNORABLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]$/u;
-// eslint-disable-next-line no-control-regex -- as above
-const IGNORABLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]/gu;
+const IGNORABLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
+const IGNORABLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 const MARK = /^\p{M}$/u;
 const SPACE = /^\p{Zs}$/u;
 const LINE_BREAK = /^[\p{Zl}\p{Zp}]$/u;
@@ -170,14 +165,8 @@ const ACCENTED_SCRIPT_LETTER = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyri
 const PLAIN_SCRIPT_BASE = /^[\p{Nd}\p{Script=Common}]/u;
 const TAG_FIRST = 0xe0000;
 const TAG_LAST = 0xe007f;
-/** ASCII that is its own canonical form, one segment per character: all but the invisible controls (step 2). */
-// eslint-disable-next-line no-control-regex -- tab to carriage return and the information separators stay
-const ASCII_ONLY = /^[\x09-\x0d\x1c-\x7e]*$/;
-
-/** A control character that shows nothing and separates nothing (step 2). */
-function isInvisibleControl(cp: number): boolean {
-  return cp <= 0x08 || (cp >= 0x0e && cp <= 0x1b) || (cp >= 0x7f && cp <= 0x9f && cp !== 0x85);
-}
+// eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** A canonical text and the way back to the original. */
 export interface CanonicalText {
@@ -294,7 +283,7 @@ const PLAIN_SELF = 1;
 const PLAIN_ONE = 2;
 const PLAIN_NOT = 3;
 const ONE_UNIT = new Uint16Array(0x10000);
-for (let c = 0; c < 0x80; c++) PLAIN[c] = isInvisibleControl(c) ? PLAIN_NOT : PLAIN_SELF;
+for (let c = 0; c < 0x80; c++) PLAIN[c] = PLAIN_SELF;
 
 /** `text` with each character in its one-unit canonical form (before look-alikes), or undefined when one has none. */
 function oneForOne(text: string): string | undefined {
@@ -302,7 +291,8 @@ function oneForOne(text: string): string | undefined {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const kind = c < 0x80 ? PLAIN[c] : plainKind(c);
+    if (c < 0x80) continue;
+    const kind = plainKind(c);
     if (kind === PLAIN_SELF) continue;
     if (kind === PLAIN_NOT) return undefined;
     out += text.slice(from, i) + String.fromCharCode(ONE_UNIT[c]);
@@ -332,8 +322,7 @@ function plainKind(c: number): number {
 
 /** True when a code point joins the segment before it. */
 export function attaches(cp: number): boolean {
-  // The soft hyphen and the invisible controls; no mark or format character below U+0300 otherwise.
-  if (cp < 0x300) return cp === 0xad || isInvisibleControl(cp);
+  if (cp < 0x300) return cp === 0xad; // soft hyphen; no mark or format character below U+0300 otherwise
   if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff) || cp === 0xff9e || cp === 0xff9f) return true;
   if (isTag(cp)) return false; // decoded, each its own segment (step 4)
   const ch = String.fromCodePoint(cp);
@@ -414,8 +403,7 @@ function tagText(cp: number): string {
 
 /** The canonical form of one segment's text. */
 function canonicalSegment(segment: string): string {
-  if (segment.length === 1 && segment.charCodeAt(0) < 0x80 && PLAIN[segment.charCodeAt(0)] === PLAIN_SELF)
-    return segment;
+  if (segment.length === 1 && segment.charCodeAt(0) < 0x80) return segment;
   const first = segment.codePointAt(0) as number;
   if (isTag(first)) return tagText(first);
   let normal = segment.replace(IGNORABLES, '').normalize('NFKC');
@@ -477,7 +465,7 @@ export class CanonicalBuilder {
     let i = 0;
     while (i < stop) {
       const c = text.charCodeAt(i);
-      if ((c < 0x80 ? PLAIN[c] : plainKind(c)) !== PLAIN_NOT) {
+      if (c < 0x80 || plainKind(c) !== PLAIN_NOT) {
         i++;
         continue;
       }
