@@ -77,6 +77,33 @@ describe('checkSecretsRebound', () => {
     ).not.toThrow();
   });
 
+  it("lets a signing block's own credentials rotate alone, and takes masks sent back as unchanged", () => {
+    const bedrock = {
+      type: 'request',
+      method: 'POST',
+      url: 'https://bedrock-runtime.{{ region }}.amazonaws.com/model/{{ model }}/converse',
+      awsAuth: {
+        accessKey: '{{ accessKeyId }}',
+        secretKey: '{{ secretAccessKey }}',
+        token: '{{ sessionToken }}',
+        region: '{{ region }}',
+        service: 'bedrock',
+      },
+    };
+    const secrets = {
+      accessKeyId: 'AKIA0000000000000000',
+      secretAccessKey: 's'.repeat(40),
+      sessionToken: 't'.repeat(40),
+    };
+    const stored = { template: bedrock, authTemplate: null, inputs: { region: 'us-east-1', model: 'm' }, secrets };
+    expect(() => checkSecretsRebound(stored, { secrets: { sessionToken: 'u'.repeat(40) } })).not.toThrow();
+    // What a client was shown, sent back on a save that changes nothing else that binds.
+    const shown = { accessKeyId: '****0000', secretAccessKey: '****ssss', sessionToken: '********' };
+    expect(() => checkSecretsRebound(stored, { secrets: shown })).not.toThrow();
+    // The region still binds them.
+    expect(() => checkSecretsRebound(stored, { inputs: { region: 'eu-west-1' } })).toThrow(/inputs.region/);
+  });
+
   it('takes the change with every secret sent again in clear', () => {
     expect(
       refusal({ inputs: { baseUrl: 'https://new.example' }, secrets: { apiKey: 'sk-new-value-000000' } }),
@@ -123,6 +150,36 @@ describe('identifiersIn', () => {
     const started = performance.now();
     expect(identifiersIn('{'.repeat(200_000))).toEqual([]);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe("a workflow's places rendered without secrets", () => {
+  const stage = { type: 'request', method: 'GET', url: 'https://x.example' };
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ["a stage's outputs", { ...stage, outputs: { t: '{{ apiKey }}' } }, ['stages', '0', 'outputs']],
+    [
+      "a retry's condition",
+      { type: 'retry', attempts: 2, when: '{{ apiKey != "" }}', block: stage },
+      ['stages', '0', 'when'],
+    ],
+    [
+      "a retry's backoff",
+      { type: 'retry', attempts: 2, backoff: '{{ apiKey.length }}', block: stage },
+      ['stages', '0', 'backoff'],
+    ],
+    [
+      "a retry block's outputs",
+      { type: 'retry', attempts: 2, block: { ...stage, outputs: { t: '{{ `${apiKey}` }}' } } },
+      ['stages', '0', 'block', 'outputs'],
+    ],
+  ])('refuses a secret read in %s, naming the place', (_, first, loc) => {
+    let err: DomainError | undefined;
+    try {
+      checkOutputsReadNoSecret({ type: 'workflow', outputs: { content: 'x' }, stages: [first] }, ['apiKey']);
+    } catch (e) {
+      err = e as DomainError;
+    }
+    expect(err?.details[0]).toMatchObject({ loc: ['body', 'template', ...loc], type: 'template.secret_in_outputs' });
   });
 });
 

@@ -4,6 +4,8 @@ import { maskSecret } from './secret-mask';
 
 /** Template keys whose values decide where a request goes or how it is signed. */
 const WHERE_KEYS = /^(url|host|baseurl|endpoint|region|awsauth|ociauth|service|hostname|authority)$/i;
+/** The keys among those that name the place itself (not a signing block's credentials). */
+const PLACE_KEYS = /^(url|host|baseurl|endpoint|region|service|hostname|authority)$/i;
 /** Input names that, by their name, say where requests go. */
 const WHERE_NAMES = /(url|host|endpoint|region|domain|server|authority)/i;
 
@@ -49,26 +51,38 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
       if (current.inputs[name] === value) continue;
       if (where.has(name) || WHERE_NAMES.test(name)) reasons.push(`inputs.${name}`);
     }
-    // A secret the url or host reads moves the other secrets with it.
+    // A secret the url or host reads moves the other secrets with it (a signing block's own
+    // credentials, rotated alone, do not; a mask sent back is the stored secret, unchanged).
+    const place = new Set([
+      ...whereNames(current.template, PLACE_KEYS),
+      ...whereNames(current.authTemplate, PLACE_KEYS),
+      ...whereNames(change.template, PLACE_KEYS),
+      ...whereNames(change.authTemplate, PLACE_KEYS),
+    ]);
     for (const [name, value] of Object.entries(change.secrets ?? {})) {
-      if (where.has(name) && name in current.secrets && current.secrets[name] !== value)
-        reasons.push(`secrets.${name}`);
+      if (!place.has(name) || !(name in current.secrets) || isUnchanged(current.secrets[name], value)) continue;
+      reasons.push(`secrets.${name}`);
     }
   }
   if (reasons.length === 0) return;
   const resent = change.secrets ?? {};
   const missing = stored.filter((name) => {
     const v = resent[name];
-    return (
-      v === undefined ||
-      v === '' ||
-      v === maskSecret(current.secrets[name], true) ||
-      v === maskSecret(current.secrets[name], false)
-    );
+    return v === undefined || v === '' || isMask(current.secrets[name], v);
   });
   if (missing.length === 0) return;
   const msg = `changing ${reasons.join(', ')} changes where the provider's secrets are sent: send every secret again in the same request (missing: ${missing.join(', ')})`;
   throw DomainError.invalid(msg, [{ loc: ['body', 'secrets'], msg, type: 'secrets.rebind_required' }]);
+}
+
+/** Whether `value` is what a client was shown of `stored` (its mask). */
+function isMask(stored: string, value: string): boolean {
+  return value === maskSecret(stored, true) || value === maskSecret(stored, false);
+}
+
+/** Whether a secret sent in a change leaves the stored one as it is (the same value, or its mask). */
+function isUnchanged(stored: string, value: string): boolean {
+  return value === stored || isMask(stored, value);
 }
 
 /**
@@ -76,8 +90,8 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
  * workflow stage's output reads when a where-key reads that output (`url: '{{ next }}'` with a
  * stage output `next: '{{ target }}'` makes `target` one), however many stages it passes.
  */
-export function whereNames(template: unknown): Set<string> {
-  const where = new Set(namesUnderWhereKeys(template));
+export function whereNames(template: unknown, keys: RegExp = WHERE_KEYS): Set<string> {
+  const where = new Set(namesUnderWhereKeys(template, false, keys));
   const feeds = stageOutputReads(template);
   for (let grew = true; grew;) {
     grew = false;
@@ -111,12 +125,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Names read by `{{ }}` expressions anywhere under a key that decides where a request goes. */
-export function namesUnderWhereKeys(node: unknown, inside = false): string[] {
+export function namesUnderWhereKeys(node: unknown, inside = false, keys: RegExp = WHERE_KEYS): string[] {
   if (typeof node === 'string') return inside ? identifiersIn(node) : [];
-  if (Array.isArray(node)) return node.flatMap((n) => namesUnderWhereKeys(n, inside));
+  if (Array.isArray(node)) return node.flatMap((n) => namesUnderWhereKeys(n, inside, keys));
   if (node && typeof node === 'object') {
     return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) =>
-      namesUnderWhereKeys(v, inside || WHERE_KEYS.test(k)),
+      namesUnderWhereKeys(v, inside || keys.test(k), keys),
     );
   }
   return [];
@@ -136,13 +150,31 @@ export function identifiersIn(text: string): string[] {
   }
 }
 
-/** Refuses outputs that name a secret: they are rendered with no secrets in scope. */
+/**
+ * Refuses a template whose outputs (its own, and a workflow stage's or retry block's), retry
+ * conditions or backoffs name a secret: they are rendered with no secrets in scope, where the name
+ * would read as nothing (a retry condition `secret != ""` would always hold).
+ */
 export function checkOutputsReadNoSecret(template: unknown, secretNames: string[]): void {
-  const outputs = template && typeof template === 'object' ? (template as { outputs?: unknown }).outputs : undefined;
-  if (outputs === undefined) return;
-  const read = new Set(namesUnderWhereKeys(outputs, true));
-  const named = secretNames.filter((n) => read.has(n));
-  if (named.length === 0) return;
-  const msg = `template outputs are rendered without secrets: they cannot read ${named.join(', ')}`;
-  throw DomainError.invalid(msg, [{ loc: ['body', 'template', 'outputs'], msg, type: 'template.secret_in_outputs' }]);
+  if (secretNames.length === 0 || !isRecord(template)) return;
+  const places: [(string | number)[], unknown][] = [[['outputs'], template.outputs]];
+  const stages = Array.isArray(template.stages) ? template.stages : [];
+  stages.forEach((stage, i) => {
+    if (!isRecord(stage)) return;
+    places.push([['stages', i, 'outputs'], stage.outputs]);
+    places.push([['stages', i, 'when'], stage.when]);
+    places.push([['stages', i, 'backoff'], stage.backoff]);
+    if (isRecord(stage.block)) places.push([['stages', i, 'block', 'outputs'], stage.block.outputs]);
+  });
+  for (const [loc, value] of places) {
+    if (value === undefined) continue;
+    const read = new Set(namesUnderWhereKeys(value, true));
+    const named = secretNames.filter((n) => read.has(n));
+    if (named.length === 0) continue;
+    const what = loc.at(-1) === 'outputs' ? 'template outputs' : `a retry's ${String(loc.at(-1))}`;
+    const msg = `${what} ${what.endsWith('s') ? 'are' : 'is'} rendered without secrets: ${what.endsWith('s') ? 'they' : 'it'} cannot read ${named.join(', ')}`;
+    throw DomainError.invalid(msg, [
+      { loc: ['body', 'template', ...loc.map(String)], msg, type: 'template.secret_in_outputs' },
+    ]);
+  }
 }
