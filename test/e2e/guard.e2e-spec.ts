@@ -554,6 +554,71 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     expect(client).toBeTruthy();
   });
 
+  it("does not repeat the name of an event it could not parse, which is the upstream's unscanned text", async () => {
+    const { key } = await setup();
+    upstream.raw = rawStream(
+      `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], model: MODEL, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n` +
+        `event: pw ${SECRET}\ndata: {oops\n\n`,
+    );
+    const text = await (await streamCall(key)).text();
+    expect(text).toContain('event: error');
+    expect(text).not.toContain(SECRET);
+  });
+
+  it("names no unknown block type in a block's message (the upstream's unscanned text)", async () => {
+    // A redacting project: the type is scanned and masked, but refused as unknown the block's message named it.
+    const { client } = await setup('redact');
+    upstream.blocks = () => [{ type: `t-${SECRET}` }];
+    const json = await refused(
+      client.messages.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'go' }] }),
+    );
+    expect(json.status).toBe(400);
+    expect(JSON.stringify(json.error)).not.toContain(SECRET);
+    expect(JSON.stringify(json.error)).toContain('a type the proxy does not know');
+  });
+
+  it('scans stop sequences, which reach the model too', async () => {
+    const { key } = await setup();
+    const res = await messagesCall(key, {
+      model: MODEL,
+      max_tokens: 8,
+      stop_sequences: [`pw ${SECRET}`],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("scans a template provider's error message before the client sees it", async () => {
+    const { admin, key } = await setup('redact');
+    const made = await http(base, 'POST', '/backend/v1/providers', {
+      auth: admin,
+      body: {
+        name: 'gpt',
+        systemProvider: 'openai',
+        inputs: { baseUrl: upstream.url },
+        secrets: { apiKey: 'sk-test-good-key-123456' },
+      },
+    });
+    expect(made.status).toBe(200);
+    upstream.answer = (req) =>
+      req.url.startsWith('/v1/chat/completions')
+        ? { status: 400, body: JSON.stringify({ error: { message: `bad account pw ${SECRET}` } }) }
+        : undefined;
+    try {
+      const res = await fetch(`${base}/vendor/gpt/v1/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const text = await res.text();
+      expect(res.status).toBe(502);
+      expect(text).toContain('bad account pw *******');
+      expect(text).not.toContain(SECRET);
+    } finally {
+      upstream.answer = undefined;
+    }
+  });
+
   it('keeps a character whose UTF-8 bytes the upstream split between two writes whole', async () => {
     const { key } = await setup();
     const text = 'Grüße aus 東京 🙂, à bientôt';

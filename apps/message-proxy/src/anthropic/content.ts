@@ -40,6 +40,16 @@ export interface Unreadable {
   kind: 'unknown' | 'opaque' | 'too-deep' | 'malformed';
 }
 
+/**
+ * How a message names unreadable content: its type when the proxy knows it (an image, a binary
+ * document, nesting, a text that is not a string), else only that it is unknown. An unknown type
+ * is the sender's text, unscanned in that message: a type "123-45-6789" must not come back in an
+ * error or a stored flag message.
+ */
+export function unreadableName(u: Unreadable): string {
+  return u.kind === 'unknown' ? 'a type the proxy does not know' : u.type;
+}
+
 export interface ContentWalk {
   leaves: TextLeaf[];
   unreadable: Unreadable[];
@@ -168,6 +178,15 @@ export function walkRequest(body: Record<string, unknown>, options: RequestWalkO
     if (isObject(body.tool_choice)) freeValue(walk, body.tool_choice, 'tool_choice', 1);
   }
   for (const k of ['output_format', 'output_config']) if (isObject(body[k])) freeValue(walk, body[k], k, 1);
+  // Stop sequences go to the model too: each scanned on its own (anything but a string as any value).
+  const stops = body.stop_sequences;
+  if (Array.isArray(stops))
+    stops.forEach((v, i) =>
+      typeof v === 'string'
+        ? leaf(walk, stops, i, `stop_sequences[${i}]`, 'string')
+        : anyValue(walk, stops, i, `stop_sequences[${i}]`, 1, true),
+    );
+  else if (stops !== undefined) anyValue(walk, body, 'stop_sequences', 'stop_sequences', 1, true);
   return textsFirst(walk);
 }
 

@@ -8,6 +8,7 @@ import {
   mergeWalks,
   type TextLeaf,
   type Unreadable,
+  unreadableName,
   walkBlock,
   walkFields,
   walkResponse,
@@ -456,8 +457,7 @@ export class AnswerStreamGuard {
     if (walk?.unreadable.length) {
       this.unreadable.push(...walk.unreadable);
       const refused = walk.unreadable.filter(this.refuses);
-      if (refused.length)
-        return { reason: 'unreadable', detail: refused.map((u) => `${u.type} at ${u.where}`).join(', ') };
+      if (refused.length) return { reason: 'unreadable', detail: [...new Set(refused.map(unreadableName))].join(', ') };
     }
     const leaves: PlacedLeaf[] = [];
     const alone: TextLeaf[] = [];

@@ -23,6 +23,7 @@ import {
   turnsAsTemplated,
   type TextLeaf,
   type Unreadable,
+  unreadableName,
   walkRequest,
   walkResponse,
   writeLeaves,
@@ -294,7 +295,8 @@ export class GuardedExchange {
             }
           }
           if (malformed && !ended) {
-            stop = { reason: 'malformed', detail: `an event the proxy could not parse (${malformed.event})` };
+            // Its name is the upstream's text, unscanned: not repeated to the client or the record.
+            stop = { reason: 'malformed', detail: 'an event the proxy could not parse' };
             break reading;
           }
           if (ended) {
@@ -408,10 +410,13 @@ export class GuardedExchange {
     const receivedDate = result.receivedAt ?? new Date();
     if (result.error !== null || result.content === null) {
       p.recording.providerResult = { data: '', statusCode: result.statusCode ?? 0, sentDate, receivedDate };
-      throw new DomainError(
-        ErrorCode.BAD_GATEWAY,
-        `the provider failed: ${result.error ?? 'no content in its answer'}`,
-      );
+      // The error is the upstream's text (a template's `error` output reads its answer): the response
+      // scanners see it before the client does, as an Anthropic provider's error message.
+      let error = result.error ?? 'no content in its answer';
+      const verdict = await p.exchange.guard('response').check(error);
+      if (verdict.blocked) error = 'its error message was withheld by a guardrail';
+      else if (verdict.redactions.length) error = maskSpans(error, verdict.redactions);
+      throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${error}`);
     }
     return { text: result.content, sentDate, receivedDate };
   }
@@ -451,7 +456,7 @@ export class GuardedExchange {
     if (unreadable.length && summary.outcome !== 'blocked') {
       summary.outcome = refused ? 'blocked' : worstOutcome(summary.outcome, 'flagged');
       summary.messages.push(
-        `content the guardrails cannot read: ${[...new Set(unreadable.map((u) => u.type))].join(', ')}`,
+        `content the guardrails cannot read: ${[...new Set(unreadable.map(unreadableName))].join(', ')}`,
       );
     }
     return summary;

@@ -67,7 +67,7 @@ describe('messageToChat and ChatChunkStream', () => {
       'm',
     );
     expect(chat).toMatchObject({
-      id: 'chatcmpl-1',
+      id: 'chatcmpl-msg_1',
       object: 'chat.completion',
       choices: [{ finish_reason: 'length', message: { content: 'hi' } }],
       usage: { total_tokens: 5 },

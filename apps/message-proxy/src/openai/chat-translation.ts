@@ -256,8 +256,9 @@ function data(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
 
+/** The answer's id as scanned, behind a prefix: cut, its edges would differ from what was scanned ("msg_<digits>"). */
 function chatId(id: unknown): string {
-  return `chatcmpl-${typeof id === 'string' ? id.replace(/^msg_/, '') : randomUUID().replace(/-/g, '')}`;
+  return `chatcmpl-${typeof id === 'string' ? id : randomUUID().replace(/-/g, '')}`;
 }
 
 function usageOf(u: Json): Json {
