@@ -112,9 +112,11 @@ export class PromptApiService {
    * (the same answer as for an id that names no template, so other projects' templates do not show).
    */
   private async templateInput(principal: Principal, templateId: string, projectRef?: string): Promise<TemplateInput> {
+    // The project the prompt goes through when the caller holds or names one (resolved once, from
+    // the proxy's cache). A token's claim may name its project by name or id: the store compares ids.
+    const project = principal.project || projectRef ? await this.context.project(principal, projectRef) : undefined;
+    const scope = principal.project ? project?.project.id : undefined;
     let template: TemplateInput;
-    // A project-scoped caller's claim may name its project by name or id: the store compares ids.
-    const scope = principal.project ? (await this.context.project(principal)).project.id : undefined;
     try {
       template = await this.rpc.call(
         PromptRpc.templateInput,
@@ -127,10 +129,8 @@ export class PromptApiService {
     }
     // Without a project named, the prompt goes through the template's own (or the caller's token's,
     // which the prompt store has just matched against the template's).
-    if (template.projectId !== null && projectRef) {
-      const project = await this.context.project(principal, projectRef);
-      if (!namesProject(project, template.projectId)) throw templateNotFound(templateId);
-    }
+    if (template.projectId !== null && projectRef && project && !namesProject(project, template.projectId))
+      throw templateNotFound(templateId);
     return template;
   }
 }
