@@ -410,12 +410,12 @@ export class GuardedExchange {
     const receivedDate = result.receivedAt ?? new Date();
     if (result.error !== null || result.content === null) {
       p.recording.providerResult = { data: '', statusCode: result.statusCode ?? 0, sentDate, receivedDate };
-      // The error is the upstream's text (a template's `error` output reads its answer): the response
-      // scanners see it before the client does, as an Anthropic provider's error message.
-      let error = result.error ?? 'no content in its answer';
-      const verdict = await p.exchange.guard('response').check(error);
-      if (verdict.blocked) error = 'its error message was withheld by a guardrail';
-      else if (verdict.redactions.length) error = maskSpans(error, verdict.redactions);
+      // The error is the upstream's text (a template's `error` output reads its answer).
+      const error = await guardedErrorText(
+        p.exchange.guard('response'),
+        result.error ?? 'no content in its answer',
+        'its error message was withheld by a guardrail',
+      );
       throw new DomainError(ErrorCode.BAD_GATEWAY, `the provider failed: ${error}`);
     }
     return { text: result.content, sentDate, receivedDate };
@@ -440,10 +440,11 @@ export class GuardedExchange {
     if (parsed) {
       const error = isObject(parsed.error) ? parsed.error : {};
       const type = typeof error.type === 'string' && ERROR_TYPES.has(error.type) ? error.type : 'api_error';
-      let message = typeof error.message === 'string' ? error.message : `the provider answered ${status}`;
-      const verdict = await guard.check(message);
-      if (verdict.blocked) message = `the provider's error message (${status}) was withheld by a guardrail`;
-      else if (verdict.redactions.length) message = maskSpans(message, verdict.redactions);
+      const message = await guardedErrorText(
+        guard,
+        typeof error.message === 'string' ? error.message : `the provider answered ${status}`,
+        `the provider's error message (${status}) was withheld by a guardrail`,
+      );
       body = { type: 'error', error: { type, message } };
     }
     const json = JSON.stringify(body);
@@ -599,6 +600,16 @@ export function blockMessage(direction: 'request' | 'response', messages: string
 }
 
 /** Scans a walk's leaves as the parts of their join (DirectionGuard.checkParts); the join, and the verdict in its offsets. */
+/**
+ * A provider's error text as the client may read it: the response scanners see it first, as any
+ * answer; `withheld` stands in for a text they block, and what they redact is masked.
+ */
+async function guardedErrorText(guard: DirectionGuard, text: string, withheld: string): Promise<string> {
+  const verdict = await guard.check(text);
+  if (verdict.blocked) return withheld;
+  return verdict.redactions.length ? maskSpans(text, verdict.redactions) : text;
+}
+
 async function checkLeaves(
   guard: DirectionGuard,
   leaves: readonly TextLeaf[],
