@@ -92,6 +92,9 @@ export async function runWorkflow(
   const sentAt = new Date();
   let values: Record<string, unknown> = {};
   const maxAnswerChars = deps.maxAnswerChars ?? WORKFLOW_ANSWER_CHARS;
+  // Only requests render with secrets: every output, condition and backoff renders without them,
+  // since what they render is shown, recorded or fed to later stages and may not echo a secret.
+  const shown: WorkflowParts = { ...parts, secrets: {} };
   let answerChars = 0;
   const stop = (error: string, failure: FailureKind | null = null): WorkflowRun => ({
     exchanges,
@@ -139,7 +142,7 @@ export async function runWorkflow(
       const message = `${label}: the workflow's answers passed ${maxAnswerChars} characters in all`;
       return { kind: 'failed', failure: 'too_large', message };
     }
-    const read = readStageOutputs(template, label, parts, scopeValues, exchange.response);
+    const read = readStageOutputs(template, label, shown, scopeValues, exchange.response);
     return { kind: 'answered', response: exchange.response, ...read };
   };
 
@@ -158,7 +161,7 @@ export async function runWorkflow(
 
   const lastResponse = [...exchanges].reverse().find((e) => e.response)?.response ?? undefined;
   const outputs = atStage('the workflow', ['outputs'], () =>
-    renderTemplate(workflow.outputs, buildScope({ ...parts, secrets: {}, values, response: lastResponse })),
+    renderTemplate(workflow.outputs, buildScope({ ...shown, values, response: lastResponse })),
   );
   return {
     exchanges,
@@ -188,14 +191,11 @@ export async function runWorkflow(
           : when !== undefined &&
             holds(
               atStage(label, ['stages', index - 1, 'when'], () =>
-                renderTemplate(
-                  when,
-                  buildScope({ ...parts, secrets: {}, values: scopeValues, response: sent.response }),
-                ),
+                renderTemplate(when, buildScope({ ...shown, values: scopeValues, response: sent.response })),
               ),
             );
       if (!again || attempt === attempts) break;
-      const waitMs = backoffMs(stage, index, label, parts, scopeValues);
+      const waitMs = backoffMs(stage, index, label, shown, scopeValues);
       if (now() + waitMs >= deadline) break;
       if (waitMs > 0) await sleep(waitMs);
     }
@@ -207,7 +207,8 @@ function backoffMs(
   stage: RetryStageView,
   index: number,
   label: string,
-  parts: WorkflowParts,
+  /** The run's parts without secrets. */
+  shown: WorkflowParts,
   values: Record<string, unknown>,
 ): number {
   if (stage.backoff === undefined) return 0;
@@ -216,7 +217,7 @@ function backoffMs(
   const raw =
     typeof backoff === 'number'
       ? backoff
-      : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...parts, secrets: {}, values })));
+      : atStage(label, place, () => renderTemplate(backoff, buildScope({ ...shown, values })));
   const seconds = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new TemplateError('type', `${label}: backoff must come out as a number of seconds, 0 or more`, {
@@ -229,15 +230,14 @@ function backoffMs(
 function readStageOutputs(
   template: RequestTemplateView,
   label: string,
-  parts: WorkflowParts,
+  /** The run's parts without secrets. */
+  shown: WorkflowParts,
   values: Record<string, unknown>,
   response: IncomingResponse,
 ): { outputs: Record<string, unknown>; unreadable?: string } {
   if (!template.outputs) return { outputs: {} };
   try {
-    // Without secrets in scope, as every output, condition and backoff: what they render is shown,
-    // recorded or fed to later stages, so none of it may echo a secret.
-    const rendered = renderTemplate(template.outputs, buildScope({ ...parts, secrets: {}, values, response }));
+    const rendered = renderTemplate(template.outputs, buildScope({ ...shown, values, response }));
     return {
       outputs:
         rendered && typeof rendered === 'object' && !Array.isArray(rendered)
