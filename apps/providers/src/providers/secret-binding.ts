@@ -1,4 +1,4 @@
-import { DomainError } from '@bastion/contracts';
+import { DomainError, isPlainRecord } from '@bastion/contracts';
 import { compileTemplate } from '@bastion/templates';
 import { maskSecret } from './secret-mask';
 
@@ -41,24 +41,17 @@ export function checkSecretsRebound(current: StoredProvider, change: ProviderCha
   )
     reasons.push('authTemplate');
   if (change.inputs || change.secrets) {
-    const where = new Set([
-      ...whereNames(current.template),
-      ...whereNames(current.authTemplate),
-      ...whereNames(change.template),
-      ...whereNames(change.authTemplate),
-    ]);
+    // The names that decide where requests go, in the templates as stored and as changed.
+    const templates = [current.template, current.authTemplate, change.template, change.authTemplate];
+    const namesUnder = (keys: RegExp) => new Set(templates.flatMap((t) => [...whereNames(t, keys)]));
+    const where = namesUnder(WHERE_KEYS);
     for (const [name, value] of Object.entries(change.inputs ?? {})) {
       if (current.inputs[name] === value) continue;
       if (where.has(name) || WHERE_NAMES.test(name)) reasons.push(`inputs.${name}`);
     }
     // A secret the url or host reads moves the other secrets with it (a signing block's own
     // credentials, rotated alone, do not; a mask sent back is the stored secret, unchanged).
-    const place = new Set([
-      ...whereNames(current.template, PLACE_KEYS),
-      ...whereNames(current.authTemplate, PLACE_KEYS),
-      ...whereNames(change.template, PLACE_KEYS),
-      ...whereNames(change.authTemplate, PLACE_KEYS),
-    ]);
+    const place = namesUnder(PLACE_KEYS);
     for (const [name, value] of Object.entries(change.secrets ?? {})) {
       if (!place.has(name) || !(name in current.secrets) || isUnchanged(current.secrets[name], value)) continue;
       reasons.push(`secrets.${name}`);
@@ -109,19 +102,15 @@ export function whereNames(template: unknown, keys: RegExp = WHERE_KEYS): Set<st
 
 /** Each workflow stage output (a retry's block's too) and the names its expressions read. */
 function stageOutputReads(template: unknown): [string, string[]][] {
-  const stages = isRecord(template) && Array.isArray(template.stages) ? template.stages : [];
+  const stages = isPlainRecord(template) && Array.isArray(template.stages) ? template.stages : [];
   const out: [string, string[]][] = [];
   for (const stage of stages) {
-    for (const s of [stage, isRecord(stage) ? stage.block : undefined]) {
-      const outputs = isRecord(s) && isRecord(s.outputs) ? s.outputs : {};
+    for (const s of [stage, isPlainRecord(stage) ? stage.block : undefined]) {
+      const outputs = isPlainRecord(s) && isPlainRecord(s.outputs) ? s.outputs : {};
       for (const [name, value] of Object.entries(outputs)) out.push([name, namesUnderWhereKeys(value, true)]);
     }
   }
   return out;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Names read by `{{ }}` expressions anywhere under a key that decides where a request goes. */
@@ -156,15 +145,15 @@ export function identifiersIn(text: string): string[] {
  * would read as nothing (a retry condition `secret != ""` would always hold).
  */
 export function checkOutputsReadNoSecret(template: unknown, secretNames: string[]): void {
-  if (secretNames.length === 0 || !isRecord(template)) return;
+  if (secretNames.length === 0 || !isPlainRecord(template)) return;
   const places: [(string | number)[], unknown][] = [[['outputs'], template.outputs]];
   const stages = Array.isArray(template.stages) ? template.stages : [];
   stages.forEach((stage, i) => {
-    if (!isRecord(stage)) return;
+    if (!isPlainRecord(stage)) return;
     places.push([['stages', i, 'outputs'], stage.outputs]);
     places.push([['stages', i, 'when'], stage.when]);
     places.push([['stages', i, 'backoff'], stage.backoff]);
-    if (isRecord(stage.block)) places.push([['stages', i, 'block', 'outputs'], stage.block.outputs]);
+    if (isPlainRecord(stage.block)) places.push([['stages', i, 'block', 'outputs'], stage.block.outputs]);
   });
   for (const [loc, value] of places) {
     if (value === undefined) continue;
