@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiKeySecretMatches, newApiKey, parseApiKey } from './api-key-format';
+import { apiKeyHashesMatch, hashApiKeySecret, newApiKey, parseApiKey } from './api-key-format';
 
 describe('API key format', () => {
   it('carries its id and 256 bits of secret, and matches only its own hash', () => {
@@ -9,8 +9,8 @@ describe('API key format', () => {
     const parsed = parseApiKey(value)!;
     expect(parsed.id).toBe(id);
     expect(Buffer.from(parsed.secret, 'base64url')).toHaveLength(32);
-    expect(apiKeySecretMatches(parsed.secret, hash)).toBe(true);
-    expect(apiKeySecretMatches(parseApiKey(newApiKey(id).value)!.secret, hash)).toBe(false);
+    expect(apiKeyHashesMatch(hashApiKeySecret(parsed.secret), hash)).toBe(true);
+    expect(apiKeyHashesMatch(hashApiKeySecret(parseApiKey(newApiKey(id).value)!.secret), hash)).toBe(false);
     expect(hash).not.toContain(parsed.secret);
   });
 

@@ -38,11 +38,6 @@ export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** Whether the secret matches the stored hash, in constant time. */
-export function apiKeySecretMatches(secret: string, storedHash: string): boolean {
-  return apiKeyHashesMatch(hashApiKeySecret(secret), storedHash);
-}
-
 /** Whether two hex SHA-256 hashes of secrets are the same, in constant time. */
 export function apiKeyHashesMatch(presentedHash: string, storedHash: string): boolean {
   const a = Buffer.from(presentedHash, 'hex');
