@@ -81,8 +81,8 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
   afterAll(() => stack?.close());
 
   /** A Messages call with the project key as a plain HTTP client makes it (any body, SDK types or not). */
-  const messagesCall = (key: string, body: Record<string, unknown>) =>
-    fetch(`${base}/vendor/claude/v1/messages`, {
+  const messagesCall = (key: string, body: Record<string, unknown>, provider = 'claude') =>
+    fetch(`${base}/vendor/${provider}/v1/messages`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${key}`,
@@ -143,6 +143,20 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
       projectId,
       client: new Anthropic({ baseURL: `${base}/vendor/claude`, apiKey: key, maxRetries: 0 }),
     };
+  }
+
+  /** The tenant's provider `gpt`, reached through the built-in OpenAI template, on the mock upstream. */
+  async function templateProvider(admin: string): Promise<void> {
+    const made = await http(base, 'POST', '/backend/v1/providers', {
+      auth: admin,
+      body: {
+        name: 'gpt',
+        systemProvider: 'openai',
+        inputs: { baseUrl: upstream.url },
+        secrets: { apiKey: 'sk-test-good-key-123456' },
+      },
+    });
+    expect(made.status).toBe(200);
   }
 
   async function refused(call: Promise<unknown>): Promise<{ status: number; error: Record<string, unknown> }> {
@@ -341,22 +355,9 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
     "reads a turn's text blocks as a provider reached through a template gets them: joined by a line break (%s)",
     async (mode) => {
       const { admin, key } = await setup(mode, ['launch\\s+codes']);
-      const made = await http(base, 'POST', '/backend/v1/providers', {
-        auth: admin,
-        body: {
-          name: 'gpt',
-          systemProvider: 'openai',
-          inputs: { baseUrl: upstream.url },
-          secrets: { apiKey: 'sk-test-good-key-123456' },
-        },
-      });
-      expect(made.status).toBe(200);
+      await templateProvider(admin);
       const call = (content: unknown) =>
-        fetch(`${base}/vendor/gpt/v1/messages`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content }] }),
-        });
+        messagesCall(key, { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content }] }, 'gpt');
       const before = upstream.requests.length;
       // Joined, "the launchcodes" holds no match; the template sends "the launch\ncodes".
       const res = await call([
@@ -590,26 +591,17 @@ describe('the guard holds (Anthropic SDK through the gateway)', () => {
 
   it("scans a template provider's error message before the client sees it", async () => {
     const { admin, key } = await setup('redact');
-    const made = await http(base, 'POST', '/backend/v1/providers', {
-      auth: admin,
-      body: {
-        name: 'gpt',
-        systemProvider: 'openai',
-        inputs: { baseUrl: upstream.url },
-        secrets: { apiKey: 'sk-test-good-key-123456' },
-      },
-    });
-    expect(made.status).toBe(200);
+    await templateProvider(admin);
     upstream.answer = (req) =>
       req.url.startsWith('/v1/chat/completions')
         ? { status: 400, body: JSON.stringify({ error: { message: `bad account pw ${SECRET}` } }) }
         : undefined;
     try {
-      const res = await fetch(`${base}/vendor/gpt/v1/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
-      });
+      const res = await messagesCall(
+        key,
+        { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] },
+        'gpt',
+      );
       const text = await res.text();
       expect(res.status).toBe(502);
       expect(text).toContain('bad account pw *******');

@@ -1,4 +1,5 @@
 import { DomainError } from '@bastion/contracts';
+import { SYSTEM_PROVIDERS } from '../system/system-catalog';
 import { checkOutputsReadNoSecret, checkSecretsRebound, identifiersIn } from './secret-binding';
 
 const template = {
@@ -78,18 +79,7 @@ describe('checkSecretsRebound', () => {
   });
 
   it("lets a signing block's own credentials rotate alone, and takes masks sent back as unchanged", () => {
-    const bedrock = {
-      type: 'request',
-      method: 'POST',
-      url: 'https://bedrock-runtime.{{ region }}.amazonaws.com/model/{{ model }}/converse',
-      awsAuth: {
-        accessKey: '{{ accessKeyId }}',
-        secretKey: '{{ secretAccessKey }}',
-        token: '{{ sessionToken }}',
-        region: '{{ region }}',
-        service: 'bedrock',
-      },
-    };
+    const bedrock = SYSTEM_PROVIDERS.find((p) => p.name === 'aws-bedrock')!.template;
     const secrets = {
       accessKeyId: 'AKIA0000000000000000',
       secretAccessKey: 's'.repeat(40),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { GetResponseFormat } from '@bastion/contracts';
+import { GET_RESPONSE_FORMATS, type GetResponseFormat } from '@bastion/contracts';
 import { registrationListItem } from '../admission/registration.mapper';
 import { uidStandIn } from '../domain/secret-access';
 import type { Registration, Token } from '../generated/prisma/client';
@@ -33,15 +33,7 @@ function row(over: Partial<Token> = {}): Token {
   };
 }
 
-const FORMATS: GetResponseFormat[] = [
-  'GET_RSP_FORMAT_DEFAULT',
-  'GET_RSP_FORMAT_FOR_CREATE',
-  'GET_RSP_FORMAT_FOR_REPLACE',
-  'GET_RSP_FORMAT_STATUS',
-  'GET_RSP_FORMAT_READ',
-  'GET_RSP_FORMAT_REFERRING_OBJECTS',
-  'GET_RSP_FORMAT_BROKEN_REFERENCES',
-];
+const FORMATS: readonly GetResponseFormat[] = GET_RESPONSE_FORMATS;
 
 /** Every response a token read answers with, for one token, as the caller may see it. */
 function reads(t: Token, reveal: boolean): unknown[] {
