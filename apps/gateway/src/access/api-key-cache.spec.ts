@@ -77,6 +77,25 @@ describe('ApiKeyCache', () => {
     expect(asked.map((a) => a.secretHash === right)).toEqual([false, true]);
   });
 
+  it('lets the request through when counting the use fails (NATS down): the count is fire and forget', async () => {
+    const { known, cache, make } = fakeProjects();
+    const { id, value, key } = make();
+    known.set(id, key);
+    const rpc = (cache as unknown as { rpc: { call: (...a: unknown[]) => Promise<unknown> } }).rpc;
+    expect(await cache.principal(`${value.slice(0, -4)}AAAA`, 0)).toBeNull();
+    rpc.call = () => Promise.reject(new Error('NATS is down'));
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      expect(await cache.principal(value, 1)).toMatchObject({ sub: `key:${id}` });
+      await new Promise((r) => setImmediate(r));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('does not count a use again when the fetch carried the right secret', async () => {
     const { known, asked, cache, make } = fakeProjects();
     const { id, value, key } = make();
