@@ -13,12 +13,14 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * Renders a provider template's request part (everything but `outputs`) into a request on the
  * wire: query parameters join the URL, `json` becomes the body with its content type, empty
- * header values are left out.
+ * header values are left out. Its timeout is the template's (else `defaultTimeoutMs`), at most
+ * `maxTimeoutMs`.
  */
 export function renderRequest(
   template: RequestTemplateView,
   scope: TemplateScope,
   defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
+  maxTimeoutMs = Infinity,
 ): RenderedRequest {
   const { outputs: _outputs, ...requestPart } = template;
   const r = renderTemplate(requestPart, scope) as Record<string, unknown>;
@@ -44,7 +46,10 @@ export function renderRequest(
   } else if (r.body !== undefined && r.body !== null) {
     body = typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
   }
-  const timeout = typeof r.timeout === 'number' && r.timeout > 0 ? r.timeout * 1000 : defaultTimeoutMs;
+  // The template's own timeout (it may render from an input) within the operator's ceiling.
+  const own =
+    typeof r.timeout === 'number' && Number.isFinite(r.timeout) && r.timeout > 0 ? r.timeout * 1000 : undefined;
+  const timeout = Math.min(own ?? defaultTimeoutMs, maxTimeoutMs);
   return {
     request: {
       method: stringField(r.method ?? 'POST', 'method').toUpperCase(),

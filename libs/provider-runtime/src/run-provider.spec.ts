@@ -49,6 +49,27 @@ describe('runProvider', () => {
     expect(result).toMatchObject({ content: 'hello', statusCode: 200, error: null, failure: null });
   });
 
+  it("keeps a template's timeout within the operator's ceiling, one written out and one rendered from an input", async () => {
+    const ok = () => ({ statusCode: 200, body: '{}' });
+    const ceiling = { signers: noSigners, defaultTimeoutMs: 30_000, maxTimeoutMs: 120_000 };
+    const timeouts = async (template: ProviderTemplateView, extra: Record<string, string> = {}) => {
+      const t = transport(ok);
+      await runProvider(
+        { template, inputs: { ...inputs, ...extra }, secrets, prompt: 'x' },
+        { transport: t, ...ceiling },
+      );
+      return t.sent[0].timeoutMs;
+    };
+    // Shorter than the ceiling: the template's own; longer: the ceiling; none: the default.
+    expect(await timeouts(openaiLike)).toBe(5000);
+    expect(await timeouts({ ...openaiLike, timeout: 600 })).toBe(120_000);
+    expect(
+      await timeouts({ ...openaiLike, timeout: '{{ +wait }}' } as unknown as ProviderTemplateView, { wait: '1e12' }),
+    ).toBe(120_000);
+    const { timeout: _none, ...untimed } = openaiLike as ProviderTemplateView & { timeout?: number };
+    expect(await timeouts(untimed as ProviderTemplateView)).toBe(30_000);
+  });
+
   it('reports an error answer and a failed transport in the result', async () => {
     const failing = transport(() => ({ statusCode: 401, body: '{"error":{"message":"bad key"}}' }));
     expect(

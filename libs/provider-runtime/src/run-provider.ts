@@ -40,6 +40,11 @@ export interface ProviderRunDeps {
   signers: Signers;
   /** A request's timeout when it sets none; also a workflow's whole time when it sets none. */
   defaultTimeoutMs?: number;
+  /**
+   * The longest a call may take, whatever its template says (the operator's ceiling): a request's
+   * timeout and a workflow's whole time are cut to it. A template's `timeout` may only shorten it.
+   */
+  maxTimeoutMs?: number;
   /** How a workflow waits between retry attempts (tests pass a fake). */
   sleep?: (ms: number) => Promise<void>;
   /** A workflow's clock, in ms (tests pass a fake). */
@@ -63,7 +68,12 @@ export async function runProvider(call: ProviderCall, deps: ProviderRunDeps): Pr
     secrets: call.secrets,
   };
   if (call.template.type === 'workflow') return runWorkflowCall(call.template, parts, deps);
-  const { request, awsAuth, ociAuth } = renderRequest(call.template, buildScope(parts), deps.defaultTimeoutMs);
+  const { request, awsAuth, ociAuth } = renderRequest(
+    call.template,
+    buildScope(parts),
+    deps.defaultTimeoutMs,
+    deps.maxTimeoutMs,
+  );
   if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
   if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
   const sentAt = new Date();
@@ -111,6 +121,7 @@ async function runWorkflowCall(
     signers: deps.signers,
     budgetMs: timeout,
     defaultTimeoutMs: timeout,
+    maxTimeoutMs: deps.maxTimeoutMs,
     sleep: deps.sleep,
     now: deps.now,
     maxAnswerChars: deps.maxWorkflowAnswerChars,

@@ -191,6 +191,27 @@ describe('runProvider with a workflow template', () => {
     expect(clock).toBe(700);
   });
 
+  it("keeps a workflow's whole time within the operator's ceiling, whatever its own timeout says", async () => {
+    let clock = 0;
+    const t = fakeTransport([
+      () => ((clock += 400), token()),
+      () => ((clock += 300), json(503, {})),
+      () => json(200, {}),
+    ]);
+    // The workflow asks for 600 s; the operator allows 2.5 s in all: cut as a 2.5 s budget is.
+    const result = await runProvider(call({ ...workflow(), timeout: 600 }), {
+      transport: { send: (r) => t.send(r) },
+      signers: noSigners,
+      defaultTimeoutMs: 60_000,
+      maxTimeoutMs: 2500,
+      sleep: async (ms) => void (clock += ms),
+      now: () => clock,
+    });
+    expect(t.sent.map((r) => r.timeoutMs)).toEqual([2500, 2100]);
+    expect(result).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
+    expect(clock).toBe(700);
+  });
+
   it('throws a TemplateError naming the stage when a stage does not render', async () => {
     const bad = workflow();
     (bad.stages[0] as { url: string }).url = '{{ client_id }}';

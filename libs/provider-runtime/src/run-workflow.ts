@@ -33,6 +33,8 @@ export interface WorkflowDeps {
   budgetMs: number;
   /** Per-request timeout when a request sets none. */
   defaultTimeoutMs: number;
+  /** The whole workflow's time at most, whatever the template's `timeout` says. */
+  maxTimeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   /** Characters of answers one run may take in all (WORKFLOW_ANSWER_CHARS when unset). */
@@ -86,7 +88,7 @@ export async function runWorkflow(
 ): Promise<WorkflowRun> {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? sleeper;
-  const budgetMs = workflow.timeout ? workflow.timeout * 1000 : deps.budgetMs;
+  const budgetMs = Math.min(workflow.timeout ? workflow.timeout * 1000 : deps.budgetMs, deps.maxTimeoutMs ?? Infinity);
   const deadline = now() + budgetMs;
   const exchanges: WorkflowExchange[] = [];
   const sentAt = new Date();

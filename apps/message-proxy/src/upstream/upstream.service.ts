@@ -78,7 +78,12 @@ export class UpstreamService {
   async viaTemplate(provider: ProviderRuntime, prompt: string, messages: unknown): Promise<ProviderCallResult> {
     const result = await runProvider(
       { template: provider.template, inputs: provider.inputs, secrets: provider.secrets, prompt, messages },
-      { transport: this.transport, signers: outboundSigners, defaultTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS },
+      {
+        transport: this.transport,
+        signers: outboundSigners,
+        defaultTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS,
+        maxTimeoutMs: this.config.UPSTREAM_TIMEOUT_MS,
+      },
     );
     if (result.failure === 'timeout')
       throw new DomainError(ErrorCode.DEADLINE_EXCEEDED, 'the provider did not answer in time');

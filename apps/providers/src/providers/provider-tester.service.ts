@@ -81,7 +81,12 @@ export class ProviderTesterService {
     try {
       result = await runProvider(
         { template: test.template, inputs: test.inputs, secrets: test.secrets, prompt: test.prompt },
-        { transport: this.transport, signers: this.signers, defaultTimeoutMs: this.config.PROVIDER_TEST_TIMEOUT_MS },
+        {
+          transport: this.transport,
+          signers: this.signers,
+          defaultTimeoutMs: this.config.PROVIDER_TEST_TIMEOUT_MS,
+          maxTimeoutMs: this.config.PROVIDER_TEST_TIMEOUT_MS,
+        },
       );
     } catch (err) {
       if (err instanceof TemplateError) {
