@@ -167,16 +167,19 @@ describe('site admission', () => {
 
   it('refuses past expiration_timestamp, moves the token to EXPIRED by itself, and re-validation admits again', async () => {
     const auth = bearer(uniqueTenant(), 'admin');
-    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    // 5 s of validity: room for the token's creation and a first admission on a loaded machine.
+    const expiresAt = new Date(Date.now() + 5000).toISOString();
     const uid = await normalToken(auth, 'short-lived', { expiration_timestamp: expiresAt });
     expect((await register(uid, 'early')).status).toBe(200);
-    await waitFor(async () => ((await register(uid, 'late')).status === 401 ? true : undefined), 4000, 'expiry');
+    // Registering from the start would admit a site every few ms until then: wait for the time itself.
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now())));
+    await waitFor(async () => ((await register(uid, 'late')).status === 401 ? true : undefined), 15_000, 'expiry');
     const expired = await waitFor(
       async () => {
         const got = await http(base, 'GET', `${TOKENS}/short-lived`, { auth });
         return got.body.spec.state === 'EXPIRED' ? got.body : undefined;
       },
-      3000,
+      15_000,
       'the sweeper',
     );
     expect(expired.spec.expiration_timestamp).toBe(expiresAt);
@@ -392,7 +395,7 @@ describe('site admission', () => {
       await register(uid, 'ok-node', 'site-a', from);
       await setState(auth, 'audited', 'EXPIRED');
       await register(uid, 'late-node', 'site-a', from);
-      await waitFor(() => (seen.length === 2 ? true : undefined), 2000, 'both admission events');
+      await waitFor(() => (seen.length === 2 ? true : undefined), 15_000, 'both admission events');
       expect(seen).toEqual([
         expect.objectContaining({ outcome: 'ADMITTED', nodeName: 'ok-node', sourceAddress: from, siteName: 'site-a' }),
         expect.objectContaining({
