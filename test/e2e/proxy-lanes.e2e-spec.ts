@@ -22,8 +22,9 @@ describe('message proxy lanes', () => {
   let base: string;
   let key: string;
 
+  // No test here needs a short upstream timeout: 15 s, so a loaded machine does not turn an answer into a 504.
   const proxy = (lane: 'standard' | 'bulk') =>
-    startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1', PROXY_LANE: lane, UPSTREAM_TIMEOUT_MS: '1500' });
+    startProxyService({ OUTBOUND_ALLOWLIST: '127.0.0.1', PROXY_LANE: lane, UPSTREAM_TIMEOUT_MS: '15000' });
 
   beforeAll(async () => {
     upstream = await new MockUpstream().start();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { EARLY_REFUSAL_HOLD_MS } from '../../apps/gateway/src';
+import { TenantGate } from '../../apps/gateway/src/proxy/tenant-gate';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { signDevToken } from '@bastion/auth';
@@ -39,7 +40,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       await startProxyService({
         OUTBOUND_ALLOWLIST: '127.0.0.1',
         STREAM_HOLDBACK_CHARS: '32',
-        UPSTREAM_TIMEOUT_MS: '1500',
+        // Far above the slowest answer a test expects (1 s) and the time the tenant-queue test holds
+        // calls upstream, and below the answer that must time out (15 s).
+        UPSTREAM_TIMEOUT_MS: '10000',
       }),
     ];
     ({ app: gateway, url: base } = await startGateway());
@@ -56,6 +59,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     upstream.reply = undefined;
     upstream.streamDelayMs = 2;
     upstream.answerDelayMs = 0;
+    upstream.hold = undefined;
   });
 
   /** A tenant with an Anthropic provider on the mock, a live project, and a project-scoped SDK client. */
@@ -103,13 +107,13 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   const ask = (client: Anthropic, content: string) =>
     client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
 
-  async function recorded(admin: string, count: number) {
+  async function recorded(admin: string, count: number, timeoutMs = 15_000) {
     return waitFor(
       async () => {
         const res = await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin });
         return res.body.prompts?.length >= count ? res.body.prompts : undefined;
       },
-      5000,
+      timeoutMs,
       `${count} recorded prompts`,
     );
   }
@@ -250,16 +254,27 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
         auth: `Bearer ${key}`,
         body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] },
       });
-    expect((await call()).status).toBe(200);
-    const limited = await call();
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    // Three at once against a bucket of one request a second: one goes through, the others find it
+    // empty. (Not one after the other: a stall of a second between them would refill the bucket.)
+    const started = performance.now();
+    const answers = await Promise.all([call(), call(), call()]);
+    const seconds = (performance.now() - started) / 1000;
+    const statuses = answers.map((a) => a.status);
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(429);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    // One, unless the three took a second or more: the limiter's bound is r x (1 + T + 0.1) in T seconds.
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(Math.floor(1 + seconds + 0.1));
+    const limited = answers.filter((a) => a.status === 429);
+    for (const refused of limited) {
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    }
   });
 
   it('waits for a JSON answer longer than the gateway RPC timeout: the proxy pings while the model works', async () => {
     const { client } = await setup();
-    // A gateway that gives any service 300 ms; the model answers after 1 s (within UPSTREAM_TIMEOUT_MS).
+    // A gateway that gives any service 300 ms; the model answers after 1 s (well within UPSTREAM_TIMEOUT_MS, 10 s).
     const strict = await startGateway(undefined, { RPC_TIMEOUT_MS: '300' });
     try {
       upstream.answerDelayMs = 1000;
@@ -279,15 +294,20 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
 
   it('answers 504 when the provider is too slow and 502 when it cannot be reached, and records both', async () => {
     const { admin, key } = await setup();
-    // The provider says nothing, not even its headers, for longer than UPSTREAM_TIMEOUT_MS (1.5 s).
-    upstream.answerDelayMs = 3000;
-    for (const stream of [false, true]) {
-      const slow = await http(base, 'POST', '/vendor/claude/v1/messages', {
-        auth: `Bearer ${key}`,
-        body: { model: MODEL, max_tokens: 8, stream, messages: [{ role: 'user', content: 'x' }] },
-      });
-      expect(slow.status).toBe(504);
-      expect(slow.body).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
+    // The provider says nothing, not even its headers, for longer than UPSTREAM_TIMEOUT_MS (10 s).
+    upstream.answerDelayMs = 15_000;
+    // JSON and stream side by side: one timeout's wait, not two.
+    const slow = await Promise.all(
+      [false, true].map((stream) =>
+        http(base, 'POST', '/vendor/claude/v1/messages', {
+          auth: `Bearer ${key}`,
+          body: { model: MODEL, max_tokens: 8, stream, messages: [{ role: 'user', content: 'x' }] },
+        }),
+      ),
+    );
+    for (const res of slow) {
+      expect(res.status).toBe(504);
+      expect(res.body).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
     }
     upstream.answerDelayMs = 0;
     // Moving a provider takes its secrets sent again (they are bound to where they go).
@@ -304,10 +324,10 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
         });
         return res.status === 502 ? res : undefined;
       },
-      2000,
+      15_000,
       'the provider change to reach the proxy (502)',
     );
-  });
+  }, 60_000);
 
   it('takes a request with a large text on the bulk lane, through the same access rules, guard and record', async () => {
     // This suite's proxy answers every lane (PROXY_LANE=all); this gateway sends texts of 1,000+ characters on the bulk lane.
@@ -369,7 +389,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     await waitFor(
       async () =>
         (await http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin })).status === 200 || undefined,
-      5000,
+      15_000,
       "project B's prompt stored",
     );
     const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
@@ -448,11 +468,16 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
   /** Runs `test` against a gateway of its own with these settings, and two tenants (A and B) set up. */
   async function withGatewayOf(
     env: Record<string, string>,
-    test: (url: string, a: Awaited<ReturnType<typeof setup>>, b: Awaited<ReturnType<typeof setup>>) => Promise<void>,
+    test: (
+      url: string,
+      a: Awaited<ReturnType<typeof setup>>,
+      b: Awaited<ReturnType<typeof setup>>,
+      app: INestApplication,
+    ) => Promise<void>,
   ): Promise<void> {
     const { app, url } = await startGateway(undefined, env);
     try {
-      await test(url, await setup(), await setup());
+      await test(url, await setup(), await setup(), app);
     } finally {
       await app.close();
     }
@@ -460,32 +485,48 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
 
   it("queues a tenant's model calls past its bytes in flight behind its own, never in front of another tenant's", async () => {
     // A gateway that lets a tenant have 1 KB of bodies in flight and one call waiting.
-    await withGatewayOf({ MODEL_CALL_TENANT_BYTES: '1024', MODEL_CALL_TENANT_QUEUE: '1' }, async (url, a, b) => {
-      upstream.answerDelayMs = 400;
+    await withGatewayOf({ MODEL_CALL_TENANT_BYTES: '1024', MODEL_CALL_TENANT_QUEUE: '1' }, async (url, a, b, app) => {
+      // The upstream holds every call until the test lets them go, so the order below is made by
+      // what each step sees (the upstream's requests, the gate's queue), not by timers.
+      let release!: () => void;
+      upstream.hold = new Promise<void>((r) => (release = r));
+      const gate = app.get(TenantGate);
       const body = (content: string) => ({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content }] });
-      const call = async (key: string, content: string) => {
-        const res = await http(url, 'POST', '/vendor/claude/v1/messages', {
+      const call = (key: string, content: string) =>
+        http(url, 'POST', '/vendor/claude/v1/messages', {
           auth: `Bearer ${key}`,
           body: body(content.padEnd(700, '.')),
         });
-        return { status: res.status, body: res.body, at: performance.now() };
-      };
-      const started = performance.now();
-      const [a1, a2, a3, b1] = await Promise.all([
-        call(a.key, 'first of a'),
-        new Promise((r) => setTimeout(r, 50)).then(() => call(a.key, 'second of a')),
-        new Promise((r) => setTimeout(r, 100)).then(() => call(a.key, 'third of a')),
-        new Promise((r) => setTimeout(r, 100)).then(() => call(b.key, 'first of b')),
-      ]);
+      const arrived = (content: string) =>
+        upstream.requests.findIndex((r) => r.url.startsWith('/v1/messages') && r.body.includes(content));
+      const calls: Promise<Awaited<ReturnType<typeof call>>>[] = [];
+      try {
+        calls.push(call(a.key, 'first of a'));
+        await waitFor(() => (arrived('first of a') >= 0 ? true : undefined), 15_000, "A's first call upstream");
+        calls.push(call(a.key, 'second of a'));
+        await waitFor(() => (gate.load(a.tenant).waiting === 1 ? true : undefined), 15_000, "A's second call queued");
+        // A's third finds the waiting room (one call) full: a 429 in Anthropic's shape, at once.
+        const a3 = await call(a.key, 'third of a');
+        expect(a3.status).toBe(429);
+        expect(a3.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+        // B's call goes straight through to the upstream while A's first runs and its second waits.
+        let b1Settled = false;
+        calls.push(call(b.key, 'first of b').finally(() => (b1Settled = true)));
+        await waitFor(
+          () => (arrived('first of b') >= 0 || b1Settled ? true : undefined),
+          15_000,
+          "B's call upstream or answered",
+        );
+        expect(arrived('first of b')).toBeGreaterThanOrEqual(0);
+        expect(gate.load(a.tenant)).toMatchObject({ running: 1, waiting: 1 });
+        expect(arrived('second of a')).toBe(-1);
+      } finally {
+        release();
+      }
+      // Let go, A's first answers and only then does its second go on.
+      const [a1, a2, b1] = await Promise.all(calls);
       expect([a1.status, a2.status, b1.status]).toEqual([200, 200, 200]);
-      // The second call of A waited for the first: its answer came one upstream delay later.
-      expect(a2.at - a1.at).toBeGreaterThanOrEqual(300);
-      // B's call went straight through, while A's second was still waiting or running.
-      expect(b1.at).toBeLessThan(a2.at);
-      expect(b1.at - started).toBeLessThan(a2.at - started);
-      // A's third found the waiting room (one call) full: a 429 in Anthropic's shape.
-      expect(a3.status).toBe(429);
-      expect(a3.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+      expect(arrived('second of a')).toBeGreaterThan(arrived('first of b'));
     });
   });
 
@@ -629,7 +670,8 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     prompts = undefined;
     for (let i = 0; i < 3; i++) await ask(client, `while down ${i}`);
     prompts = await startPromptsService();
-    const stored = await recorded(admin, 3);
+    // The restarted service first takes what waited in the stream: on a loaded machine, seconds.
+    const stored = await recorded(admin, 3, 30_000);
     expect(stored.map((p: { input: string }) => p.input).sort()).toEqual([
       'while down 0',
       'while down 1',
@@ -637,5 +679,5 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     ]);
     await new Promise((r) => setTimeout(r, 300));
     expect((await http(base, 'GET', '/backend/v1/prompts?limit=100', { auth: admin })).body.prompts).toHaveLength(3);
-  });
+  }, 60_000);
 });

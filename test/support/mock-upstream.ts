@@ -36,8 +36,16 @@ export class MockUpstream {
           body: Buffer.concat(chunks).toString('utf8'),
         };
         this.requests.push(rec);
-        if (rec.url.startsWith('/v1/messages'))
-          return void setTimeout(() => this.anthropic(rec, res), this.answerDelayMs);
+        if (rec.url.startsWith('/v1/messages')) {
+          const delayMs = this.answerDelayMs;
+          let timer: NodeJS.Timeout | undefined;
+          // A request the caller gave up on is not answered later (nor keeps a timer alive).
+          res.on('close', () => clearTimeout(timer));
+          void Promise.resolve(this.hold).then(() => {
+            if (!res.destroyed) timer = setTimeout(() => this.anthropic(rec, res), delayMs);
+          });
+          return;
+        }
         const custom = this.answer?.(rec);
         const reply = custom ?? this.defaultAnswer(rec);
         setTimeout(() => {
@@ -146,6 +154,12 @@ export class MockUpstream {
 
   /** Pause before /v1/messages answers at all, headers included (ms), so tests can outlast a timeout. */
   answerDelayMs = 0;
+
+  /**
+   * While set, /v1/messages requests that arrive wait for it to settle before their answer (and its
+   * `answerDelayMs`) starts: a test holds calls upstream for as long as it needs, not for a guessed time.
+   */
+  hold?: Promise<unknown>;
 
   private defaultAnswer(req: RecordedRequest): {
     status: number;
