@@ -177,7 +177,7 @@ describe('routes the clients call', () => {
       await http(base, 'PATCH', `${V1}/projects/${projectId}/scanners/${scannerId}`, { auth, body: { enabled: true } });
       await waitFor(
         async () => ((await scan()).body.result?.outcome === 'blocked' ? true : undefined),
-        3000,
+        15_000,
         'the enabled scanner to block',
       );
     });
@@ -224,7 +224,7 @@ describe('routes the clients call', () => {
           const res = await http(base, 'GET', `${V1}/scans/${id}`, { auth: admin });
           return res.status === 200 ? res : undefined;
         },
-        5000,
+        15_000,
         'the scan to be stored',
       );
       expect(stored.body).toEqual({
@@ -277,7 +277,7 @@ describe('routes the clients call', () => {
       await waitFor(
         async () =>
           (await http(base, 'GET', `${V1}/prompts/${sent.body.id}`, { auth: admin })).status === 200 ? true : undefined,
-        5000,
+        15_000,
         'the prompt',
       );
       expect((await http(base, 'GET', `${V1}/scans/${sent.body.id}`, { auth: admin })).status).toBe(404);

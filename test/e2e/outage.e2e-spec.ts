@@ -1,5 +1,5 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { bearer, uniqueTenant } from '@bastion/testing';
+import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import { startAllServices } from '../support/services';
 import { http, startGateway } from '../support/stack';
 
@@ -31,8 +31,15 @@ describe('gateway with the services down', () => {
     let services: INestMicroservice[] = [];
     try {
       services = await startAllServices();
-      const healthy = await http(base, 'GET', '/healthz');
-      expect(healthy.status).toBe(200);
+      // Every service answers its health request within the gateway's RPC timeout once the machine lets it.
+      const healthy = await waitFor(
+        async () => {
+          const r = await http(base, 'GET', '/healthz');
+          return r.status === 200 ? r : undefined;
+        },
+        15_000,
+        '/healthz to answer 200',
+      );
       expect(healthy.body).toEqual({ status: 'ok' });
       expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
     } finally {

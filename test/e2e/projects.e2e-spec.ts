@@ -9,7 +9,7 @@ import {
   ScannerChangedEvent,
 } from '@bastion/contracts';
 import { connectNats, DurableConsumer, NatsRpcClient } from '@bastion/messaging';
-import { bearer, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
+import { bearer, cpuStopwatch, uniqueTenant, waitFor, testNatsLogin } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startProjectsService } from '../support/projects';
 import { http, quietLogger, startGateway } from '../support/stack';
@@ -235,7 +235,8 @@ describe('projects and scanners through the gateway', () => {
     it('refuses a pattern over the RE2 program budget with a 422 naming it, and warns of one longer than the hold-back cap', async () => {
       const auth = bearer(uniqueTenant(), 'member');
       const costly = '[\\p{L}\\p{N}]{1,400}z0';
-      const started = performance.now();
+      // CPU time of this process (the projects service runs in it), which a busy machine does not stretch.
+      const cpuMs = cpuStopwatch();
       const res = await http(base, 'POST', SCANNERS, {
         auth,
         body: { name: 'costly', config: { type: 'regex', patterns: ['ok', costly] } },
@@ -248,7 +249,7 @@ describe('projects and scanners through the gateway', () => {
           type: 'value_error',
         },
       ]);
-      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(cpuMs()).toBeLessThan(5_000);
       const open = await http(base, 'POST', SCANNERS, {
         auth,
         body: { name: 'open', config: { type: 'regex', pattern: 'BEGIN.*END' } },
@@ -781,7 +782,7 @@ describe('projects and scanners through the gateway', () => {
 
         await waitFor(
           () => (projectEvents.length >= 4 && scannerEvents.length >= 2 ? true : undefined),
-          3000,
+          15_000,
           'the project and scanner events',
         );
         expect(projectEvents.map((e) => [e.change, e.revision, e.deploymentStatus])).toEqual([

@@ -514,18 +514,28 @@ describe('token API through the gateway', () => {
       };
       const first = await DurableConsumer.start(nc, options);
       await http(base, 'POST', `${TOKENS()}/ev2/state`, { auth, body: { state: 'EXPIRED' } });
-      await waitFor(() => (seen.length === 1 ? true : undefined), 2000, 'the first event');
+      await waitFor(() => (seen.length === 1 ? true : undefined), 15_000, 'the first event');
       await first.stop();
       // While the consumer is away, two more changes happen.
       await http(base, 'POST', `${TOKENS()}/ev2/state`, { auth, body: { state: 'UNKNOWN' } });
       await http(base, 'POST', `${TOKENS()}/ev2/state`, { auth, body: { state: 'VALID' } });
-      // Both wait in the durable (published before the answers above), and neither reached the handler.
+      // Both wait in the durable (published before the answers above), and neither reached the handler:
+      // not yet delivered, or delivered to the stopped consumer's last pull before the server heard
+      // it was gone (those come again after the ack wait, 5 s).
       const jsm = await jetstreamManager(nc);
-      expect((await jsm.consumers.info(TOKENS_STREAM, durable)).num_pending).toBeGreaterThanOrEqual(2);
+      await waitFor(
+        async () => {
+          const info = await jsm.consumers.info(TOKENS_STREAM, durable);
+          return info.num_pending + info.num_ack_pending >= 2 ? true : undefined;
+        },
+        15_000,
+        'both changes kept for the durable',
+      );
       expect(seen).toEqual(['EXPIRED']);
       const second = await DurableConsumer.start(nc, options);
       try {
-        await waitFor(() => (seen.length === 3 ? true : undefined), 3000, 'the missed events');
+        // Longer than the ack wait (5 s), for events the stopped consumer's pull took.
+        await waitFor(() => (seen.length === 3 ? true : undefined), 20_000, 'the missed events');
         expect(seen).toEqual(['EXPIRED', 'UNKNOWN', 'VALID']);
       } finally {
         await second.stop();
@@ -570,7 +580,7 @@ describe('token API through the gateway', () => {
         headers: { 'x-request-id': requestId },
       });
       expect(res.headers.get('x-request-id')).toBe(requestId);
-      const line = await waitFor(() => serviceLog.find((l) => l.includes(requestId)), 2000, 'the service log line');
+      const line = await waitFor(() => serviceLog.find((l) => l.includes(requestId)), 15_000, 'the service log line');
       expect(JSON.parse(line)).toMatchObject({
         service: 'tokens',
         requestId,
