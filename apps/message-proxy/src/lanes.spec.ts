@@ -1,5 +1,6 @@
 import { ProxyBulkRpc, ProxyBulkStreams, ProxyRpc, ProxyStreams } from '@bastion/contracts';
 import { loadConfig } from '@bastion/platform';
+import { waitFor } from '@bastion/testing';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { laneFilter, laneNice, ProxyConfig } from './config';
@@ -42,24 +43,33 @@ describe('proxy lanes', () => {
         '-e',
         `const { Worker } = require('node:worker_threads');
          const park = 'setInterval(() => {}, 1000)';
-         new Worker(park, { eval: true });
          process.stdin.once('data', () => { new Worker(park, { eval: true }); process.stdout.write('ok'); });
+         new Worker(park, { eval: true });
+         process.stdout.write('ready');
          setInterval(() => {}, 1000);`,
       ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const said = (word: string, ms: number) =>
+      waitFor(() => (out.includes(word) ? true : undefined), ms, `the child's "${word}"`);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // Its first worker thread exists (a Worker's thread starts in its constructor) before the
+      // move, the second is made after it.
+      await said('ready', 15_000);
       const pid = child.pid!;
       expect(schedulingPolicy(pid)).toBe('normal');
       enterIdleClass(pid);
       child.stdin!.write('go');
-      await new Promise((r) => child.stdout!.once('data', r));
+      // In the idle class the child runs only when the CPUs have nothing else to do: on a busy
+      // machine, seconds.
+      await said('ok', 45_000);
       const threads = readdirSync(`/proc/${pid}/task`).map(Number);
       expect(threads.length).toBeGreaterThan(3);
       expect(threads.map((tid) => schedulingPolicy(pid, tid))).toEqual(threads.map(() => 'idle'));
     } finally {
       child.kill();
     }
-  });
+  }, 70_000);
 });

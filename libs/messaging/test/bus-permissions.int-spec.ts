@@ -67,7 +67,7 @@ describe('NATS permissions per service (nats-server with the rendered authorizat
     await observer.flush();
 
     const proxy = await login('message-proxy');
-    await expect(proxy.request(ProviderRpc.runtime.subject, '{}', { timeout: 1000 })).resolves.toBeDefined();
+    await expect(proxy.request(ProviderRpc.runtime.subject, '{}', { timeout: 10_000 })).resolves.toBeDefined();
     expect(asked).toHaveLength(1);
 
     const gateway = await login('gateway');

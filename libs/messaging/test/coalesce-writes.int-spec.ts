@@ -82,7 +82,7 @@ describe('coalesceWrites (against the real NATS)', () => {
       },
     });
     await receiver.flush();
-    const rpc = new NatsRpcClient(publisher, 1000);
+    const rpc = new NatsRpcClient(publisher, 10_000);
     await expect(Promise.all([1, 2, 3].map((n) => rpc.call(untypedRpc<number>(subject), n, `r${n}`)))).resolves.toEqual(
       [2, 4, 6],
     );

@@ -24,7 +24,7 @@ describe('request lanes (against the real NATS)', () => {
 
   beforeAll(async () => {
     nc = await connectNats(testNatsLogin(), { name: 'lanes-test' });
-    rpc = new NatsRpcClient(nc, 2000);
+    rpc = new NatsRpcClient(nc, 10_000);
   });
   afterAll(() => nc.close());
 

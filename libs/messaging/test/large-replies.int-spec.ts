@@ -3,7 +3,7 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { declareRpc, declareStream, ErrorCode } from '@bastion/contracts';
 import { createLogger } from '@bastion/observability';
-import { testNatsLogin } from '@bastion/testing';
+import { testNatsLogin, waitFor } from '@bastion/testing';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { from } from 'rxjs';
 import { Handles } from '../src/nats/handles';
@@ -81,6 +81,9 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
   it('gives one reply the one wait for all its parts, and refuses parts that do not fit together', async () => {
     const subject = `test.replies.${randomUUID()}.raw.v1`;
     const raw = declareRpc<object>(subject).returns<unknown>();
+    // Parts of the slow reply that have reached this connection, where the caller reads them.
+    let slowPartsIn = 0;
+    let slowSettled = false;
     const sub = nc.subscribe(subject, {
       callback: (_e, m) => {
         const kind = m.json<{ data: { kind: string } }>().data.kind;
@@ -90,8 +93,17 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
           m.respond(data, { headers: h });
         };
         if (kind === 'slow') {
-          // A part every 150 ms, 10 in all: each within the 500 ms wait, all of them not.
-          for (let i = 1; i <= 10; i++) setTimeout(() => part(`${i}/10`, 'x'), 150 * i);
+          // 10 parts, each sent 150 ms after the one before reached this connection (the caller's:
+          // a flush's PONG comes after the part), so a stalled process or server cannot bunch them:
+          // each within the 500 ms wait, and all of them not, the tenth at least 1350 ms after the first.
+          const send = async (i: number) => {
+            if (slowSettled) return;
+            part(`${i}/10`, 'x');
+            await nc.flush();
+            slowPartsIn = i;
+            if (i < 10) setTimeout(() => void send(i + 1), 150);
+          };
+          void send(1);
         } else if (kind === 'changing') {
           part('1/2', '{"response":');
           part('2/3', '1}');
@@ -106,9 +118,11 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
       },
     });
     const quick = new NatsRpcClient(nc, 500);
-    const started = Date.now();
     await expect(quick.call(raw, { kind: 'slow' }, 'r')).rejects.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Given up on before the reply was whole (500 ms after its first part, about 4 parts in): a wait
+    // per part would have taken all 10, and failed to read 'xxxxxxxxxx' as a reply.
+    expect(slowPartsIn).toBeLessThan(10);
+    slowSettled = true;
     // Refused as soon as the parts arrive: a wait longer than a loaded machine's stall, so that
     // the refusal is what the caller sees, not the deadline.
     const patient = new NatsRpcClient(nc, 10_000);
@@ -130,10 +144,12 @@ describe('replies larger than one NATS message (against the real NATS)', () => {
         m.respond(chunk, { headers: h });
       },
     });
-    const client = new NatsRpcClient(nc, 1500, 4_000_000);
+    const client = new NatsRpcClient(nc, 5000, 4_000_000);
     await expect(client.call(raw, { of: 5 }, 'r')).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
     const stuck = client.call(raw, { of: 3 }, 'r').catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 300));
+    // The stuck reply's first part is in once the client holds its share of the budget.
+    const joining = () => (client as unknown as { joining: number }).joining;
+    await waitFor(() => (joining() === 3_000_000 ? true : undefined), 5000, "the stuck reply's first part");
     // 3 MB are held for the stuck reply: 2 MB more do not fit beside it.
     await expect(client.call(raw, { of: 2 }, 'r')).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
     await expect(stuck).resolves.toMatchObject({ code: ErrorCode.DEADLINE_EXCEEDED });

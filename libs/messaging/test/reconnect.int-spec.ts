@@ -94,8 +94,9 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     await ensureStream(nc, { name: event.stream, subjects: [event.subject] });
     const groups = new EventPublisher(nc).grouped(event);
     const ids = Array.from({ length: 60 }, () => randomUUID());
-    // The first leaves alone; the others wait for it as a group, while the server goes away.
-    const published = Promise.allSettled(ids.map((id) => groups.publishDurably({ id }, id, 8000)));
+    // The first leaves alone; the others wait for it as a group, while the server goes away. A budget
+    // that outlasts the restart and the reconnection on a loaded machine: none may give up.
+    const published = Promise.allSettled(ids.map((id) => groups.publishDurably({ id }, id, 20_000)));
     server!.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 500));
     server = await startNats(port, dir);
@@ -113,7 +114,7 @@ describe('a NATS outage (own nats-server, killed and restarted)', () => {
     await new Promise((r) => setTimeout(r, 200)); // nothing more comes
     await consumer.stop();
     expect([...seen].sort()).toEqual([...ids].sort());
-  });
+  }, 60_000);
 
   it('backs off from 250 ms to 2 s with jitter', () => {
     expect(reconnectDelay(0, () => 1)).toBe(250);

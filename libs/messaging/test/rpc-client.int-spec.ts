@@ -27,7 +27,7 @@ describe('NatsRpcClient (against the real NATS)', () => {
         m.respond(JSON.stringify({ response: { ok: m.json<{ data: { n: number } }>().data.n + 1 }, isDisposed: true }));
       },
     });
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), { n: 41 }, 'req-42')).resolves.toEqual({ ok: 42 });
+    await expect(new NatsRpcClient(nc, 10_000).call(untypedRpc(s), { n: 41 }, 'req-42')).resolves.toEqual({ ok: 42 });
     expect(seenId).toBe('req-42');
   });
 
@@ -41,7 +41,7 @@ describe('NatsRpcClient (against the real NATS)', () => {
         setTimeout(() => m.respond(JSON.stringify({ response: { who: 'answerer' }, isDisposed: true })), 50);
       },
     });
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'req-1')).resolves.toEqual({ who: 'answerer' });
+    await expect(new NatsRpcClient(nc, 10_000).call(untypedRpc(s), {}, 'req-1')).resolves.toEqual({ who: 'answerer' });
   });
 
   it('rebuilds a domain error sent by the service', async () => {
@@ -51,13 +51,14 @@ describe('NatsRpcClient (against the real NATS)', () => {
         m.respond(JSON.stringify({ err: { code: 'NOT_FOUND', message: 'gone', details: [] }, isDisposed: true }));
       },
     });
-    const err = await new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r').catch((e: unknown) => e);
+    const err = await new NatsRpcClient(nc, 10_000).call(untypedRpc(s), {}, 'r').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: ErrorCode.NOT_FOUND, message: 'gone' });
   });
 
   it('is UNAVAILABLE when nobody listens and DEADLINE_EXCEEDED when nobody answers in time', async () => {
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(subject()), {}, 'r')).rejects.toMatchObject({
+    // Nobody listening is answered at once: a timeout of 10 s tells it from a deadline.
+    await expect(new NatsRpcClient(nc, 10_000).call(untypedRpc(subject()), {}, 'r')).rejects.toMatchObject({
       code: ErrorCode.UNAVAILABLE,
     });
     const silent = subject();
@@ -77,7 +78,8 @@ describe('NatsRpcClient (against the real NATS)', () => {
     await new Promise((r) => setTimeout(r, 100));
     await own.close();
     expect(await waiting).toMatchObject({ code: ErrorCode.UNAVAILABLE });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the call's 10 s timeout, with room for a stalled test process.
+    expect(Date.now() - started).toBeLessThan(5000);
     listener.unsubscribe();
   });
 
@@ -88,7 +90,7 @@ describe('NatsRpcClient (against the real NATS)', () => {
         m.respond(JSON.stringify({ err: 'stack trace with secrets', isDisposed: true }));
       },
     });
-    await expect(new NatsRpcClient(nc, 1000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({
+    await expect(new NatsRpcClient(nc, 10_000).call(untypedRpc(s), {}, 'r')).rejects.toMatchObject({
       code: ErrorCode.INTERNAL,
       message: 'internal error',
     });
@@ -107,7 +109,7 @@ describe('NatsRpcClient (against the real NATS)', () => {
     // Quotes, backslashes, line breaks and text beyond ASCII, in the body and beside it.
     const rawBody = JSON.stringify({ messages: [{ role: 'user', content: 'say "hi"\\ \n\r\u2028 ünï 💥' }] });
     const payload = { principal: { tenant: 'tënant\r\nx-evil: 1' }, provider: 'p', rawBody };
-    const rpc = new NatsRpcClient(nc, 1000);
+    const rpc = new NatsRpcClient(nc, 10_000);
     await expect(rpc.call(untypedRpc(s), payload, 'r')).resolves.toEqual(payload);
     expect(seen[0].data).toBe(rawBody);
     expect(seen[0].header).not.toContain('rawBody');
@@ -137,12 +139,14 @@ describe('NatsRpcClient (against the real NATS)', () => {
 
   it('waits for a long call longer than its RPC timeout while the service keeps pinging', async () => {
     const s = subject();
-    longCallService(s, () => new Promise((r) => setTimeout(() => r({ answer: 42 }), 900)), 100);
+    // The work outlasts both the RPC timeout (300 ms) and the peer timeout (2 s): only the pings, every
+    // 100 ms, keep the call waiting. The peer timeout leaves a stalled test process 2 s between pings.
+    longCallService(s, () => new Promise((r) => setTimeout(() => r({ answer: 42 }), 3000)), 100);
     const started = Date.now();
-    await expect(new NatsRpcClient(nc, 300).longCall(untypedLongCall(s), {}, 'r', 300)).resolves.toEqual({
+    await expect(new NatsRpcClient(nc, 300).longCall(untypedLongCall(s), {}, 'r', 2000)).resolves.toEqual({
       answer: 42,
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(850);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2950);
   });
 
   it('gives up on a long call within the peer timeout once the service stops pinging', async () => {
@@ -152,10 +156,11 @@ describe('NatsRpcClient (against the real NATS)', () => {
       callback: (_e, m) => void m.respond(JSON.stringify({ response: { ping: true }, isDisposed: false })),
     });
     const started = Date.now();
-    await expect(new NatsRpcClient(nc, 5000).longCall(untypedLongCall(s), {}, 'r', 400)).rejects.toMatchObject({
+    await expect(new NatsRpcClient(nc, 10_000).longCall(untypedLongCall(s), {}, 'r', 400)).rejects.toMatchObject({
       code: ErrorCode.DEADLINE_EXCEEDED,
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Within the 400 ms peer timeout, give or take a stalled test process; well before the RPC timeout.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('hands each of many concurrent long calls its own frames, over one subscription for them all', async () => {
@@ -175,11 +180,12 @@ describe('NatsRpcClient (against the real NATS)', () => {
       },
     });
     await nc.flush();
-    const rpc = new NatsRpcClient(nc, 1000);
-    await rpc.longCall(untypedLongCall(s), {}, 'warm');
+    const rpc = new NatsRpcClient(nc, 10_000);
+    // A peer timeout of 10 s: the services ping every 20-50 ms, a stalled test process must not end a call.
+    await rpc.longCall(untypedLongCall(s), {}, 'warm', 10_000);
     const before = subscriptions();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, n) => rpc.longCall(untypedLongCall(echo), { n }, `r${n}`)),
+      Array.from({ length: 20 }, (_, n) => rpc.longCall(untypedLongCall(echo), { n }, `r${n}`, 10_000)),
     );
     expect(answers).toEqual(Array.from({ length: 20 }, (_, n) => n));
     expect(subscriptions()).toBe(before);
