@@ -19,7 +19,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { connect } = require('@nats-io/transport-node');
 const { jetstream, jetstreamManager } = require('@nats-io/jetstream');
-const { cpuMs, freePort, waitFor } = require('../support/stack');
+const { cpuMs, freePort, natsServerEnv, waitFor } = require('../support/stack');
 const { quantile } = require('../support/stats');
 
 const selfMs = () => {
@@ -61,8 +61,10 @@ async function hopCost({
   const children = [];
   let nc;
   try {
+    // Scheduled as our stack's nats-server is (`natsServerEnv`).
     const nats = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(natsPort), '-sd', dir], {
       stdio: 'ignore',
+      env: { ...process.env, ...natsServerEnv() },
     });
     children.push(nats);
     const natsUrl = `nats://127.0.0.1:${natsPort}`;

@@ -153,6 +153,16 @@ function cpuBetween(before, after) {
   return { perProcess, perProcessWakeups, perGroup, perGroupSystem, nats, pg };
 }
 
+/**
+ * nats-server's Go scheduler as deployed: one thread running Go code (`GOMAXPROCS=1`, as the
+ * deploy's one-core CPU limit gives it and docker-compose.yml sets), unless BENCH_NATS_GOMAXPROCS
+ * says otherwise ('' leaves Go's default, one per core).
+ */
+function natsServerEnv() {
+  const procs = process.env.BENCH_NATS_GOMAXPROCS ?? '1';
+  return procs === '' ? {} : { GOMAXPROCS: procs };
+}
+
 function start(name, group, args, env = {}, opts = {}) {
   const log = path.join(LOG_DIR, `${name}.log`);
   const fd = openSync(log, 'a');
@@ -243,20 +253,25 @@ async function startOurs(extraEnv = {}) {
   require('node:fs').mkdirSync(natsDir, { recursive: true });
   const natsConfig = path.join(natsDir, 'auth.conf');
   require('node:fs').writeFileSync(natsConfig, natsServerAuthorization(devNatsPasswords()));
-  start('nats-server', 'ours', [
+  start(
     'nats-server',
-    '-c',
-    natsConfig,
-    '-js',
-    '-a',
-    '127.0.0.1',
-    '-p',
-    String(natsPort),
-    '-m',
-    String(monitorPort),
-    '-sd',
-    natsDir,
-  ]);
+    'ours',
+    [
+      'nats-server',
+      '-c',
+      natsConfig,
+      '-js',
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(natsPort),
+      '-m',
+      String(monitorPort),
+      '-sd',
+      natsDir,
+    ],
+    natsServerEnv(),
+  );
   await waitFor(
     'nats-server',
     () =>
@@ -349,6 +364,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 module.exports = {
   root,
   start,
+  natsServerEnv,
   startOurs,
   stopEverything,
   snapshot,
