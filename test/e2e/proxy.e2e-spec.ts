@@ -664,6 +664,49 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(res.body.error.message).toMatch(/too large to pass on/);
   });
 
+  it('answers a prompt from a template 503 with Retry-After while the prompts service is down, and sends nothing upstream', async () => {
+    const { admin, projectId } = await setup();
+    const sent = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: admin,
+      body: { input: 'the weekly report', provider: 'claude', project: projectId },
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(
+      async () =>
+        (await http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin })).status === 200 || undefined,
+      15_000,
+      'the prompt stored',
+    );
+    const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
+      auth: admin,
+      body: { name: 'weekly', promptId: sent.body.id },
+    });
+    expect(made.status).toBe(200);
+    const templateId = made.body.promptTemplate.id as string;
+    const fromTemplate = () =>
+      http(base, 'POST', '/backend/v1/prompts', {
+        auth: admin,
+        body: { provider: 'claude', promptTemplateId: templateId },
+      });
+    await prompts?.close();
+    prompts = undefined;
+    const before = upstream.requests.length;
+    const down = await fromTemplate();
+    expect({ status: down.status, detail: typeof down.body.detail }).toEqual({ status: 503, detail: 'string' });
+    expect(Number(down.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(upstream.requests.length).toBe(before);
+    prompts = await startPromptsService();
+    const back = await waitFor(
+      async () => {
+        const res = await fromTemplate();
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      'a prompt from the template once the prompts service is back',
+    );
+    expect(back.body).toMatchObject({ input: 'the weekly report', projectId });
+  }, 60_000);
+
   it('keeps every record while the prompts service is down and stores each once when it returns', async () => {
     const { client, admin } = await setup();
     await prompts?.close();
