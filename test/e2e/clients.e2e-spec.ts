@@ -2,7 +2,7 @@ import { signDevToken } from '@bastion/auth';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import { startGuardedStack, type GuardedStack } from '../support/guarded-stack';
 import type { MockUpstream } from '../support/mock-upstream';
-import { http } from '../support/stack';
+import { http, untilStatus } from '../support/stack';
 
 jest.setTimeout(30_000);
 
@@ -219,12 +219,9 @@ describe('routes the clients call', () => {
       });
       expect(scan.status).toBe(200);
       const id = scan.body.id as string;
-      const stored = await waitFor(
-        async () => {
-          const res = await http(base, 'GET', `${V1}/scans/${id}`, { auth: admin });
-          return res.status === 200 ? res : undefined;
-        },
-        15_000,
+      const stored = await untilStatus(
+        200,
+        () => http(base, 'GET', `${V1}/scans/${id}`, { auth: admin }),
         'the scan to be stored',
       );
       expect(stored.body).toEqual({

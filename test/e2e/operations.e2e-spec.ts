@@ -3,7 +3,7 @@ import { OpsServer } from '@bastion/messaging';
 import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
 import { TcpForwarder } from '../support/tcp-forwarder';
 import { startAllServices } from '../support/services';
-import { http, startGateway, startTokensService, testEnv } from '../support/stack';
+import { http, startGateway, startTokensService, testEnv, untilStatus } from '../support/stack';
 
 /** Health, readiness and metrics as an operator (or Kubernetes) sees them. */
 // Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
@@ -23,14 +23,7 @@ describe('operations', () => {
    * deadlines for a moment); fails if it does not within 15 s.
    */
   const healthy = (url: string, path: string) =>
-    waitFor(
-      async () => {
-        const r = await http(url, 'GET', path);
-        return r.status === 200 ? r : undefined;
-      },
-      15_000,
-      `${url}${path} to answer 200`,
-    );
+    untilStatus(200, () => http(url, 'GET', path), `${url}${path} to answer 200`);
 
   it('turns /readyz red within seconds of a database outage and green again after, with no restart', async () => {
     const pg = new URL(testEnv().DATABASE_URL);
@@ -47,14 +40,7 @@ describe('operations', () => {
       await healthy(own, '/livez');
 
       forwarder.cut();
-      const red = await waitFor(
-        async () => {
-          const r = await http(base, 'GET', '/readyz');
-          return r.status === 503 ? r : undefined;
-        },
-        15_000,
-        '/readyz to turn red',
-      );
+      const red = await untilStatus(503, () => http(base, 'GET', '/readyz'), '/readyz to turn red');
       // The public port says no more than that; the tokens service's own ops port says why.
       expect(red.body).toEqual({ status: 'degraded' });
       const why = await http(own, 'GET', '/readyz');

@@ -1,7 +1,7 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
-import { bearer, uniqueTenant, waitFor } from '@bastion/testing';
+import { bearer, uniqueTenant } from '@bastion/testing';
 import { startAllServices } from '../support/services';
-import { http, startGateway } from '../support/stack';
+import { http, startGateway, untilStatus } from '../support/stack';
 
 /** What a client sees when the services are down, and that the gateway recovers without a restart. */
 // Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
@@ -32,14 +32,7 @@ describe('gateway with the services down', () => {
     try {
       services = await startAllServices();
       // Every service answers its health request within the gateway's RPC timeout once the machine lets it.
-      const healthy = await waitFor(
-        async () => {
-          const r = await http(base, 'GET', '/healthz');
-          return r.status === 200 ? r : undefined;
-        },
-        15_000,
-        '/healthz to answer 200',
-      );
+      const healthy = await untilStatus(200, () => http(base, 'GET', '/healthz'), '/healthz to answer 200');
       expect(healthy.body).toEqual({ status: 'ok' });
       expect((await http(base, 'GET', '/api/register/namespaces/system/tokens', { auth })).status).toBe(200);
     } finally {

@@ -11,7 +11,7 @@ import { startProjectsService } from '../support/projects';
 import { startPromptsService } from '../support/prompts';
 import { startProvidersService } from '../support/providers';
 import { startProxyService } from '../support/proxy';
-import { http, startGateway } from '../support/stack';
+import { http, startGateway, untilStatus } from '../support/stack';
 import { MOCK_ANTHROPIC_KEY, tenantOnMock } from '../support/tenant';
 
 const ANTHROPIC_KEY = MOCK_ANTHROPIC_KEY;
@@ -106,6 +106,26 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
 
   const ask = (client: Anthropic, content: string) =>
     client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
+
+  /** A prompt sent to `project` and stored, then a template made from it: the template as answered. */
+  async function templateOfPrompt(admin: string, name: string, input: string, project: string) {
+    const sent = await http(base, 'POST', '/backend/v1/prompts', {
+      auth: admin,
+      body: { input, provider: 'claude', project },
+    });
+    expect(sent.status).toBe(200);
+    await untilStatus(
+      200,
+      () => http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin }),
+      `prompt ${sent.body.id} stored`,
+    );
+    const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
+      auth: admin,
+      body: { name, promptId: sent.body.id },
+    });
+    expect(made.status).toBe(200);
+    return made.body.promptTemplate;
+  }
 
   async function recorded(admin: string, count: number, timeoutMs = 15_000) {
     return waitFor(
@@ -316,15 +336,13 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
       body: { inputs: { baseUrl: 'http://127.0.0.1:9' }, secrets: { apiKey: ANTHROPIC_KEY } },
     });
     expect(moved.status).toBe(200);
-    await waitFor(
-      async () => {
-        const res = await http(base, 'POST', '/vendor/claude/v1/messages', {
+    await untilStatus(
+      502,
+      () =>
+        http(base, 'POST', '/vendor/claude/v1/messages', {
           auth: `Bearer ${key}`,
           body: { model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'x' }] },
-        });
-        return res.status === 502 ? res : undefined;
-      },
-      15_000,
+        }),
       'the provider change to reach the proxy (502)',
     );
   }, 60_000);
@@ -381,23 +399,9 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     const { tenant, admin, projectId: a, key } = await setup();
     const other = await http(base, 'POST', '/backend/v1/projects', { auth: admin, body: { name: 'other' } });
     const b = (other.body.id ?? other.body.project?.id) as string;
-    const sent = await http(base, 'POST', '/backend/v1/prompts', {
-      auth: admin,
-      body: { input: 'the plans of project B', provider: 'claude', project: b },
-    });
-    expect(sent.status).toBe(200);
-    await waitFor(
-      async () =>
-        (await http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin })).status === 200 || undefined,
-      15_000,
-      "project B's prompt stored",
-    );
-    const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
-      auth: admin,
-      body: { name: 'plans', promptId: sent.body.id },
-    });
-    expect(made.body.promptTemplate.projectId).toBe(b);
-    const theirs = made.body.promptTemplate.id as string;
+    const made = await templateOfPrompt(admin, 'plans', 'the plans of project B', b);
+    expect(made.projectId).toBe(b);
+    const theirs = made.id as string;
     const missing = randomUUID();
     const fromTemplate = (auth: string, promptTemplateId: string, project?: string) =>
       http(base, 'POST', '/backend/v1/prompts', {
@@ -666,23 +670,7 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
 
   it('answers a prompt from a template 503 with Retry-After while the prompts service is down, and sends nothing upstream', async () => {
     const { admin, projectId } = await setup();
-    const sent = await http(base, 'POST', '/backend/v1/prompts', {
-      auth: admin,
-      body: { input: 'the weekly report', provider: 'claude', project: projectId },
-    });
-    expect(sent.status).toBe(200);
-    await waitFor(
-      async () =>
-        (await http(base, 'GET', `/backend/v1/prompts/${sent.body.id}`, { auth: admin })).status === 200 || undefined,
-      15_000,
-      'the prompt stored',
-    );
-    const made = await http(base, 'POST', '/backend/v1/prompts/templates', {
-      auth: admin,
-      body: { name: 'weekly', promptId: sent.body.id },
-    });
-    expect(made.status).toBe(200);
-    const templateId = made.body.promptTemplate.id as string;
+    const templateId = (await templateOfPrompt(admin, 'weekly', 'the weekly report', projectId)).id as string;
     const fromTemplate = () =>
       http(base, 'POST', '/backend/v1/prompts', {
         auth: admin,
@@ -696,13 +684,11 @@ describe('message proxy through the gateway with the Anthropic SDK', () => {
     expect(Number(down.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(upstream.requests.length).toBe(before);
     prompts = await startPromptsService();
-    const back = await waitFor(
-      async () => {
-        const res = await fromTemplate();
-        return res.status === 200 ? res : undefined;
-      },
-      30_000,
+    const back = await untilStatus(
+      200,
+      fromTemplate,
       'a prompt from the template once the prompts service is back',
+      30_000,
     );
     expect(back.body).toMatchObject({ input: 'the weekly report', projectId });
   }, 60_000);

@@ -3,7 +3,7 @@ import { TOKENS_QUEUE } from '@bastion/contracts';
 import { type BusUser, connectNats, natsLogin, NatsRpcClient, startService } from '@bastion/messaging';
 import { createLogger, PlatformMetrics } from '@bastion/observability';
 import { loadConfig, type PlatformConfig } from '@bastion/platform';
-import { testNatsLogin } from '@bastion/testing';
+import { testNatsLogin, waitFor } from '@bastion/testing';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
@@ -145,4 +145,24 @@ export async function http(
     // not JSON: keep the text
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/**
+ * Repeats `call` until it answers `status` (a loaded machine, a restarting service or an event still
+ * on its way can delay that) and returns that answer; fails after `timeoutMs`.
+ */
+export function untilStatus<R extends { status: number }>(
+  status: number,
+  call: () => Promise<R>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<R> {
+  return waitFor(
+    async () => {
+      const r = await call();
+      return r.status === status ? r : undefined;
+    },
+    timeoutMs,
+    what,
+  );
 }

@@ -171,46 +171,34 @@ describe('runProvider with a workflow template', () => {
     });
   });
 
-  it('keeps every request inside the time budget: timeouts are cut, and a backoff past it ends the retries', async () => {
-    let clock = 0;
-    const t = fakeTransport([
-      () => ((clock += 400), token()),
-      () => ((clock += 300), json(503, {})),
-      () => json(200, {}),
-    ]);
-    const result = await runProvider(call({ ...workflow(), timeout: 2.5 }), {
-      transport: { send: (r) => t.send(r) },
-      signers: noSigners,
-      defaultTimeoutMs: 60_000,
-      sleep: async (ms) => void (clock += ms),
-      now: () => clock,
-    });
-    // 2.5 s budget: the first request may take it all, the second what is left; a 2 s backoff at 0.7 s would end past it.
-    expect(t.sent.map((r) => r.timeoutMs)).toEqual([2500, 2100]);
-    expect(result).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
-    expect(clock).toBe(700);
-  });
-
-  it("keeps a workflow's whole time within the operator's ceiling, whatever its own timeout says", async () => {
-    let clock = 0;
-    const t = fakeTransport([
-      () => ((clock += 400), token()),
-      () => ((clock += 300), json(503, {})),
-      () => json(200, {}),
-    ]);
-    // The workflow asks for 600 s; the operator allows 2.5 s in all: cut as a 2.5 s budget is.
-    const result = await runProvider(call({ ...workflow(), timeout: 600 }), {
-      transport: { send: (r) => t.send(r) },
-      signers: noSigners,
-      defaultTimeoutMs: 60_000,
-      maxTimeoutMs: 2500,
-      sleep: async (ms) => void (clock += ms),
-      now: () => clock,
-    });
-    expect(t.sent.map((r) => r.timeoutMs)).toEqual([2500, 2100]);
-    expect(result).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
-    expect(clock).toBe(700);
-  });
+  // 2.5 s in all, from the workflow's own timeout or from the operator's ceiling over a longer one:
+  // the first request may take it all, the second what is left; a 2 s backoff at 0.7 s would end
+  // past it.
+  it.each([
+    ["the workflow's own time budget", 2.5, undefined],
+    ["the operator's ceiling, whatever the workflow's own timeout says", 600, 2500],
+  ])(
+    'keeps every request inside %s: timeouts are cut, and a backoff past it ends the retries',
+    async (_what, timeout, maxTimeoutMs) => {
+      let clock = 0;
+      const t = fakeTransport([
+        () => ((clock += 400), token()),
+        () => ((clock += 300), json(503, {})),
+        () => json(200, {}),
+      ]);
+      const result = await runProvider(call({ ...workflow(), timeout }), {
+        transport: { send: (r) => t.send(r) },
+        signers: noSigners,
+        defaultTimeoutMs: 60_000,
+        maxTimeoutMs,
+        sleep: async (ms) => void (clock += ms),
+        now: () => clock,
+      });
+      expect(t.sent.map((r) => r.timeoutMs)).toEqual([2500, 2100]);
+      expect(result).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
+      expect(clock).toBe(700);
+    },
+  );
 
   it('throws a TemplateError naming the stage when a stage does not render', async () => {
     const bad = workflow();
