@@ -10,7 +10,8 @@ import { spansOf } from './scanners/scan-result';
 import type { Scanner } from './scanners/scanner';
 import { createStreamScanner } from './stream/stream-scanner';
 
-const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad'];
+/** Characters that show as nothing: zero-width and format characters, and control characters that separate nothing. */
+const ZERO_WIDTH = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u0000', '\u0007', '\u007f', '\u0090'];
 const SPACES = [' ', '\u00a0', '\u2002', '\u2009', '\u202f', '\u3000'];
 const HYPHENS = ['-', '\u2010', '\u2011', '\u2012', '\u2013', '\u2212', '\ufe63', '\uff0d'];
 /** Other ways to write each ASCII digit: fullwidth, Arabic-Indic, Devanagari, mathematical bold. */

@@ -65,6 +65,11 @@ const TRICKY = [
   '\u000b',
   '\u001f',
   '\u0085',
+  '\u0000',
+  '\u0007',
+  '\u007f',
+  '\u0090',
+  '\t',
 ];
 const tricky = fc.array(fc.constantFrom(...TRICKY), { maxLength: 40 }).map((a) => a.join(''));
 const anyText = fc.oneof(
@@ -99,6 +104,23 @@ describe('canonicalize', () => {
     const c = canonicalize('x\u000by');
     expect(c.identity).toBe(false);
     expect(c.toOriginal(2, 3)).toEqual([2, 3]);
+  });
+
+  it('reads a word with hidden control characters inside as the word', () => {
+    expect(text('pass\u0000word')).toBe('password');
+    expect(text('hun\u0001\u0007ter2 \u007fok')).toBe('hunter2 ok');
+    expect(text('4111\u00811111\u009f1111 1111')).toBe('411111111111 1111');
+    // Tab, line breaks and the separators stay what they are.
+    expect(text('a\tb\r\nc\u000cd')).toBe('a\tb\r\nc\u000cd');
+    // Beside the other paths: look-alikes (one unit for one) and marks (the segment builder).
+    expect(text('p\u0430ss\u0002word')).toBe('password');
+    expect(text('pa\u0301ss\u0002word')).toBe('password');
+    // At the start, alone, and masking the match masks the control characters inside it.
+    expect(text('\u0000\u0000x')).toBe('x');
+    expect(text('\u0000')).toBe('');
+    const c = canonicalize('pw pass\u0000word!');
+    expect(c.identity).toBe(false);
+    expect(c.toOriginal(3, 11)).toEqual([3, 12]);
   });
 
   it('reads through keycaps, underlines and digit forms NFKC keeps', () => {

@@ -29,6 +29,10 @@
  *    Latin letters (lower case to lower case, upper to upper). The control characters that
  *    separate text but that RE2's `\s` does not match (vertical tab and the information separators
  *    U+001C-U+001F) become " ", and NEL (U+0085) "\n", so "launch<VT>codes" is the phrase it reads as.
+ *    The other control characters (HIDDEN_CONTROLS: C0 but tab, line breaks and the separators
+ *    above, DEL, C1 but NEL) show as nothing and separate nothing: they attach to the segment
+ *    before them and are removed with the format characters (step 2), so "pass<NUL>word" is the
+ *    word a model reads.
  * 4. Tag characters (U+E0020-U+E007E), invisible to a reader but spelling ASCII to a model that
  *    reads them, are decoded to that ASCII in place, each its own segment: the model reads them
  *    joined to the text around them, and so do scanners. The other tag characters (U+E0000-U+E001F,
@@ -151,8 +155,10 @@ export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
 /** Dash-like characters that are not `\p{Pd}`: minus signs and a few look-alikes. */
 const EXTRA_DASHES = new Set(['\u2212', '\u2043', '\u02d7', '\u2796', '\ufe63', '\uff0d']);
 
-const IGNORABLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
-const IGNORABLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/** Control characters that neither show nor separate (step 3): removed, as format characters are. */
+const HIDDEN_CONTROLS = '\\x00-\\x08\\x0e-\\x1b\\x7f-\\x84\\x86-\\x9f';
+const IGNORABLE = new RegExp(`^[\\p{Cf}\\p{Default_Ignorable_Code_Point}${HIDDEN_CONTROLS}]$`, 'u');
+const IGNORABLES = new RegExp(`[\\p{Cf}\\p{Default_Ignorable_Code_Point}${HIDDEN_CONTROLS}]`, 'gu');
 const MARK = /^\p{M}$/u;
 const SPACE = /^\p{Zs}$/u;
 const LINE_BREAK = /^[\p{Zl}\p{Zp}]$/u;
@@ -165,8 +171,9 @@ const ACCENTED_SCRIPT_LETTER = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyri
 const PLAIN_SCRIPT_BASE = /^[\p{Nd}\p{Script=Common}]/u;
 const TAG_FIRST = 0xe0000;
 const TAG_LAST = 0xe007f;
-// eslint-disable-next-line no-control-regex -- every ASCII code point, control characters included
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** ASCII that is its own canonical form: printable characters and the controls that show as space or a line break. */
+// eslint-disable-next-line no-control-regex -- tab to carriage return and the information separators
+const ASCII_ONLY = /^[\t-\r\x1c-\x7e]*$/;
 
 /** A canonical text and the way back to the original. */
 export interface CanonicalText {
@@ -283,19 +290,21 @@ const PLAIN_SELF = 1;
 const PLAIN_ONE = 2;
 const PLAIN_NOT = 3;
 const ONE_UNIT = new Uint16Array(0x10000);
-for (let c = 0; c < 0x80; c++) PLAIN[c] = PLAIN_SELF;
+for (let c = 0; c < 0x80; c++) PLAIN[c] = isHiddenControl(c) ? PLAIN_NOT : PLAIN_SELF;
+
+function isHiddenControl(c: number): boolean {
+  return c <= 0x08 || (c >= 0x0e && c <= 0x1b) || (c >= 0x7f && c <= 0x9f && c !== 0x85);
+}
 
 /** `text` with each character in its one-unit canonical form (before look-alikes), or undefined when one has none. */
 function oneForOne(text: string): string | undefined {
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    const kind = plainKind(c);
+    const kind = plainKind(text.charCodeAt(i));
     if (kind === PLAIN_SELF) continue;
     if (kind === PLAIN_NOT) return undefined;
-    out += text.slice(from, i) + String.fromCharCode(ONE_UNIT[c]);
+    out += text.slice(from, i) + String.fromCharCode(ONE_UNIT[text.charCodeAt(i)]);
     from = i + 1;
   }
   return from === 0 ? text : out + text.slice(from);
@@ -322,7 +331,8 @@ function plainKind(c: number): number {
 
 /** True when a code point joins the segment before it. */
 export function attaches(cp: number): boolean {
-  if (cp < 0x300) return cp === 0xad; // soft hyphen; no mark or format character below U+0300 otherwise
+  // The soft hyphen and the hidden controls; no mark or format character below U+0300 otherwise.
+  if (cp < 0x300) return cp === 0xad || isHiddenControl(cp);
   if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff) || cp === 0xff9e || cp === 0xff9f) return true;
   if (isTag(cp)) return false; // decoded, each its own segment (step 4)
   const ch = String.fromCodePoint(cp);
@@ -403,7 +413,8 @@ function tagText(cp: number): string {
 
 /** The canonical form of one segment's text. */
 function canonicalSegment(segment: string): string {
-  if (segment.length === 1 && segment.charCodeAt(0) < 0x80) return segment;
+  const c0 = segment.charCodeAt(0);
+  if (segment.length === 1 && c0 < 0x80 && !isHiddenControl(c0)) return segment;
   const first = segment.codePointAt(0) as number;
   if (isTag(first)) return tagText(first);
   let normal = segment.replace(IGNORABLES, '').normalize('NFKC');
@@ -465,7 +476,7 @@ export class CanonicalBuilder {
     let i = 0;
     while (i < stop) {
       const c = text.charCodeAt(i);
-      if (c < 0x80 || plainKind(c) !== PLAIN_NOT) {
+      if (plainKind(c) !== PLAIN_NOT) {
         i++;
         continue;
       }
