@@ -1,4 +1,4 @@
-import type { WorkflowTemplateView } from '@bastion/contracts';
+import type { RetryStageView, WorkflowTemplateView } from '@bastion/contracts';
 import { TemplateError } from '@bastion/templates';
 import { runProvider } from './run-provider';
 import { type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError } from './transport';
@@ -278,5 +278,91 @@ describe('runProvider with a workflow template', () => {
     }).catch(() => undefined);
     expect(t.sent).toHaveLength(2);
     expect(waits).toEqual([]);
+  });
+
+  describe('a url an answer chose', () => {
+    /** The auth stage names where the chat call goes (`next`); the chat call carries a secret key. */
+    const steered = (chatUrl: string, headers: Record<string, string>, extra: Record<string, unknown> = {}) =>
+      ({
+        type: 'workflow',
+        outputs: { content: '{{ content }}' },
+        stages: [
+          {
+            type: 'request',
+            method: 'POST',
+            url: 'https://auth.example/token',
+            body: 'client_secret={{ client_secret }}',
+            outputs: { next: '{{ response.json()?.next }}', ...extra },
+          },
+          {
+            type: 'retry',
+            attempts: 3,
+            block: {
+              type: 'request',
+              method: 'POST',
+              url: chatUrl,
+              headers,
+              outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' },
+            },
+          },
+        ],
+      }) as WorkflowTemplateView;
+    const steer = (next: string) => () => json(200, { next });
+    const run = (template: WorkflowTemplateView, answers: ((r: OutgoingRequest) => IncomingResponse)[]) => {
+      const t = fakeTransport(answers);
+      const result = runProvider(call(template), { transport: t, signers: noSigners, sleep: async () => undefined });
+      return { t, result };
+    };
+
+    it('does not take the secrets to a host of its own', async () => {
+      const { t, result } = run(steered('{{ next }}', { 'x-api-key': 'key {{ client_secret }}' }), [
+        steer('https://evil.example/collect'),
+        chat('never'),
+      ]);
+      expect(await result).toMatchObject({ content: null, failure: 'blocked_address' });
+      expect((await result).error).toMatch(/stage 2 .*https:\/\/evil\.example.*secrets are not sent there/);
+      expect(t.sent.map((r) => r.url)).toEqual(['https://auth.example/token']);
+    });
+
+    it('follows it back to an origin the template itself addressed', async () => {
+      const { t, result } = run(steered('{{ next }}', { 'x-api-key': '{{ client_secret }}' }), [
+        steer('https://auth.example/v2/chat'),
+        chat('hello'),
+      ]);
+      expect(await result).toMatchObject({ content: 'hello', failure: null });
+      expect(t.sent.map((r) => r.url)).toEqual(['https://auth.example/token', 'https://auth.example/v2/chat']);
+    });
+
+    it('follows it anywhere when the request carries no secret', async () => {
+      const { t, result } = run(steered('{{ next }}?q=1', { accept: 'application/json' }), [
+        steer('https://cdn.example/answer'),
+        chat('from the cdn'),
+      ]);
+      expect(await result).toMatchObject({ content: 'from the cdn', failure: null });
+      expect(t.sent[1].url).toBe('https://cdn.example/answer?q=1');
+    });
+
+    it('knows an answer chose it through other outputs, and not when an output reads no answer', async () => {
+      // Stage 2 reads no answer of its own, only the output stage 1 took from one.
+      const viaAlias = steered('https://auth.example/chat', {});
+      viaAlias.stages.splice(1, 0, {
+        type: 'request',
+        method: 'GET',
+        url: 'https://auth.example/ping',
+        outputs: { chatAt: '{{ next }}' },
+      });
+      (viaAlias.stages[2] as RetryStageView).block.url = '{{ chatAt }}/chat';
+      (viaAlias.stages[2] as RetryStageView).block.headers = { 'x-api-key': '{{ client_secret }}' };
+      const refused = run(viaAlias, [steer('https://evil.example'), () => json(200, {}), chat('never')]);
+      expect(await refused.result).toMatchObject({ failure: 'blocked_address' });
+      expect(refused.t.sent.map((r) => r.url)).toEqual(['https://auth.example/token', 'https://auth.example/ping']);
+      // An output that reads only the inputs is the template's own addressing.
+      const own = steered('{{ chatUrl }}', { 'x-api-key': '{{ client_secret }}' }, { chatUrl: '{{ client_id }}' });
+      const ownRun = runProvider(
+        { ...call(own), inputs: { client_id: 'https://llm.example/chat' } },
+        { transport: fakeTransport([steer('x'), chat('ok')]), signers: noSigners, sleep: async () => undefined },
+      );
+      expect(await ownRun).toMatchObject({ content: 'ok', failure: null });
+    });
   });
 });

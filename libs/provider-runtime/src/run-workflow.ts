@@ -6,6 +6,7 @@ import {
   type TemplatePathSegment,
   WORKFLOW_LIMITS,
 } from '@bastion/templates';
+import { originOf, refusedDestination, stagesSentWhereAnswersSay } from './destination-binding';
 import { renderRequest } from './render-request';
 import {
   type FailureKind,
@@ -79,7 +80,10 @@ const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolv
  * remain, waiting `backoff` seconds between attempts. Everything runs inside one time budget: each
  * request's timeout is cut to what remains, and a backoff that would overrun it ends the retries.
  * Template errors are thrown (as TemplateError, naming the stage); transport failures and error
- * answers of a stage before the last end the run with `error` set.
+ * answers of a stage before the last end the run with `error` set. A stage whose `url` an
+ * upstream's answer chose sends the provider's secrets only to an origin that an earlier stage,
+ * addressed by the template and its inputs alone, sent to (destination-binding); otherwise the run
+ * ends there, with `blocked_address`.
  */
 export async function runWorkflow(
   workflow: WorkflowTemplateView,
@@ -97,6 +101,10 @@ export async function runWorkflow(
   // Only requests render with secrets: every output, condition and backoff renders without them,
   // since what they render is shown, recorded or fed to later stages and may not echo a secret.
   const shown: WorkflowParts = { ...parts, secrets: {} };
+  const chosenByAnswers = stagesSentWhereAnswersSay(workflow);
+  const secretValues = Object.values(parts.secrets);
+  /** Origins this run sent to with a url no answer chose. */
+  const ownOrigins = new Set<string>();
   let answerChars = 0;
   const stop = (error: string, failure: FailureKind | null = null): WorkflowRun => ({
     exchanges,
@@ -125,6 +133,11 @@ export async function runWorkflow(
     request.timeoutMs = Math.max(1, Math.min(request.timeoutMs, remaining));
     if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
     if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
+    if (!chosenByAnswers[stage - 1]) ownOrigins.add(originOf(request.url));
+    else {
+      const refused = refusedDestination(request, Boolean(awsAuth || ociAuth), secretValues, ownOrigins);
+      if (refused) return { kind: 'failed', failure: 'blocked_address', message: `${label}: ${refused}` };
+    }
     const exchange: WorkflowExchange = {
       stage,
       ...(attempt === undefined ? {} : { attempt }),
@@ -181,8 +194,8 @@ export async function runWorkflow(
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const sent = await send(stage.block, index, `${label}, attempt ${attempt}`, attempt);
       result = sent;
-      // Past the run's answer budget nothing more is sent.
-      if (sent.kind === 'failed' && sent.failure === 'too_large') break;
+      // Past the run's answer budget nothing more is sent, nor again to a destination refused.
+      if (sent.kind === 'failed' && (sent.failure === 'too_large' || sent.failure === 'blocked_address')) break;
       // A failed send, or an answer the outputs cannot read, is always worth another attempt;
       // an answer otherwise only while `when` holds.
       const scopeValues = sent.kind === 'failed' ? { ...values, attempt } : { ...values, ...sent.outputs, attempt };
