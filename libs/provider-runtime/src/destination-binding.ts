@@ -1,19 +1,97 @@
 import type { RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
-import { compileTemplate } from '@bastion/templates';
-import { MIN_SECRET_LENGTH } from './redact';
-import type { OutgoingRequest } from './transport';
+import { buildScope, compileTemplate, renderTemplate, type ScopeParts } from '@bastion/templates';
 
 /**
- * Which of a workflow's stages send where an upstream's answer says: those whose `url` reads a
- * stage output that reads `response` (or reads another such output, however many stages it
- * passes). Indexed as `workflow.stages`; a retry stage is judged by its block.
+ * Secrets bound to where they go, inside one workflow run. A stage's outputs read its answer, and a
+ * later stage's `url` may read those outputs: a hostile auth server or API could then name a host
+ * of its own and receive the next stage's key. So:
  *
- * Such a stage may still send the provider's secrets, but only to an origin an earlier stage of
- * the same run sent to with a `url` no answer chose (see `refusedDestination`): a hostile auth
- * server or API cannot name a host of its own and receive the next stage's key.
+ * - A stage whose origin (scheme, host, port) does not depend on any answer is the template's own
+ *   addressing: it sends what it reads, and the origin is trusted from then on with the secrets it
+ *   read.
+ * - A stage whose origin an answer chose may send a secret (read by name anywhere in its request,
+ *   a signing block included) only to an origin an own-addressed stage of the same run already sent
+ *   that secret to. Otherwise it is refused before anything is sent.
+ *
+ * "Reads a secret" is decided by name, not by looking for the value in what was rendered: an
+ * encoded, escaped or decoded secret is still the secret.
  */
-export function stagesSentWhereAnswersSay(workflow: WorkflowTemplateView): boolean[] {
-  const blocks = workflow.stages.map((s) => (s.type === 'retry' ? s.block : s));
+export class DestinationBinding {
+  /** Outputs an answer may have chosen: those that read `response`, or another such output. */
+  private readonly chosen: ReadonlySet<string>;
+  /** Per stage (a retry's block for a retry): the chosen outputs its url reads, and the secrets its request reads. */
+  private readonly stages: { url: string; urlReads: string[]; secretsRead: string[] }[];
+  /** Origin -> the secrets own-addressed stages of this run sent there. */
+  private readonly trusted = new Map<string, Set<string>>();
+
+  constructor(workflow: WorkflowTemplateView, secretNames: readonly string[]) {
+    const blocks = workflow.stages.map((s) => (s.type === 'retry' ? s.block : s));
+    this.chosen = chosenOutputs(blocks);
+    const secrets = new Set(secretNames);
+    this.stages = blocks.map((b) => {
+      const { outputs: _outputs, ...request } = b;
+      return {
+        url: b.url,
+        urlReads: [...namesRead(b.url)].filter((n) => this.chosen.has(n)),
+        secretsRead: [...namesRead(request)].filter((n) => secrets.has(n)),
+      };
+    });
+  }
+
+  /**
+   * Whether stage `index` (0-based) may send its rendered request to `url`; why not, when it may
+   * not. `parts` and `values`: what its url was rendered with. Call once per send, in order.
+   */
+  refusal(
+    index: number,
+    url: string,
+    parts: Omit<ScopeParts, 'values'>,
+    values: Record<string, unknown>,
+  ): string | null {
+    const { urlReads, secretsRead } = this.stages[index];
+    const origin = new URL(url).origin;
+    if (!this.originChosen(index, origin, parts, values)) {
+      let sent = this.trusted.get(origin);
+      if (!sent) this.trusted.set(origin, (sent = new Set()));
+      for (const s of secretsRead) sent.add(s);
+      return null;
+    }
+    const sent = this.trusted.get(origin);
+    const unsent = secretsRead.filter((s) => !sent?.has(s));
+    if (unsent.length === 0) return null;
+    return `its url comes from an upstream's answer (${urlReads.join(', ')}) and points to ${origin}, where no request of this provider's own addressing sent ${unsent.join(', ')}: those secrets are not sent there`;
+  }
+
+  /**
+   * Whether an answer chose the origin of the stage's url: its url reads a chosen output, and with
+   * those outputs replaced by two placeholders the origin comes out different (or not at all). A
+   * url that takes only a path or query from an answer keeps its own origin.
+   */
+  private originChosen(
+    index: number,
+    origin: string,
+    parts: Omit<ScopeParts, 'values'>,
+    values: Record<string, unknown>,
+  ): boolean {
+    const { url, urlReads } = this.stages[index];
+    if (urlReads.length === 0) return false;
+    return PLACEHOLDERS.some((placeholder) => {
+      const replaced = { ...values };
+      for (const name of urlReads) replaced[name] = placeholder;
+      try {
+        const rendered = renderTemplate(url, buildScope({ ...parts, values: replaced }));
+        return typeof rendered !== 'string' || new URL(rendered).origin !== origin;
+      } catch {
+        return true;
+      }
+    });
+  }
+}
+
+/** Two values no answer chose, as different as a host name could tell. */
+const PLACEHOLDERS = ['placeholder-a', 'placeholder-b'];
+
+function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
   const reads: [string, Set<string>][] = blocks.flatMap((b) =>
     Object.entries(b.outputs ?? {}).map(([name, value]): [string, Set<string>] => [name, namesRead(value)]),
   );
@@ -26,33 +104,7 @@ export function stagesSentWhereAnswersSay(workflow: WorkflowTemplateView): boole
       grew = true;
     }
   }
-  return blocks.map((b: RequestTemplateView) => [...namesRead(b.url)].some((n) => chosen.has(n)));
-}
-
-/**
- * Why a request may not go where it is addressed, or null when it may: a request whose destination
- * an answer chose, carrying a secret (or signed with one), to an origin none of `trusted` is.
- */
-export function refusedDestination(
-  request: OutgoingRequest,
-  signed: boolean,
-  secrets: readonly string[],
-  trusted: ReadonlySet<string>,
-): string | null {
-  const origin = originOf(request.url);
-  if (trusted.has(origin) || !(signed || carriesSecret(request, secrets))) return null;
-  return `its url comes from an upstream's answer and points to ${origin}, where no request of this provider's own addressing went: its secrets are not sent there`;
-}
-
-export function originOf(url: string): string {
-  return new URL(url).origin;
-}
-
-function carriesSecret(request: OutgoingRequest, secrets: readonly string[]): boolean {
-  const values = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
-  if (values.length === 0) return false;
-  const places = [request.url, request.body ?? '', ...Object.values(request.headers)];
-  return places.some((text) => values.some((v) => text.includes(v)));
+  return chosen;
 }
 
 /** The names every `{{ }}` expression under `node` reads (a string that does not parse reads nothing). */

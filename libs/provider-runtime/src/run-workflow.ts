@@ -6,7 +6,7 @@ import {
   type TemplatePathSegment,
   WORKFLOW_LIMITS,
 } from '@bastion/templates';
-import { originOf, refusedDestination, stagesSentWhereAnswersSay } from './destination-binding';
+import { DestinationBinding } from './destination-binding';
 import { renderRequest } from './render-request';
 import {
   type FailureKind,
@@ -80,10 +80,9 @@ const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolv
  * remain, waiting `backoff` seconds between attempts. Everything runs inside one time budget: each
  * request's timeout is cut to what remains, and a backoff that would overrun it ends the retries.
  * Template errors are thrown (as TemplateError, naming the stage); transport failures and error
- * answers of a stage before the last end the run with `error` set. A stage whose `url` an
- * upstream's answer chose sends the provider's secrets only to an origin that an earlier stage,
- * addressed by the template and its inputs alone, sent to (destination-binding); otherwise the run
- * ends there, with `blocked_address`.
+ * answers of a stage before the last end the run with `error` set. A stage whose origin an
+ * upstream's answer chose sends a secret only where a stage of the template's own addressing sent
+ * it earlier in the run (DestinationBinding); otherwise the run ends there, with `blocked_address`.
  */
 export async function runWorkflow(
   workflow: WorkflowTemplateView,
@@ -101,10 +100,7 @@ export async function runWorkflow(
   // Only requests render with secrets: every output, condition and backoff renders without them,
   // since what they render is shown, recorded or fed to later stages and may not echo a secret.
   const shown: WorkflowParts = { ...parts, secrets: {} };
-  const chosenByAnswers = stagesSentWhereAnswersSay(workflow);
-  const secretValues = Object.values(parts.secrets);
-  /** Origins this run sent to with a url no answer chose. */
-  const ownOrigins = new Set<string>();
+  const destinations = new DestinationBinding(workflow, Object.keys(parts.secrets));
   let answerChars = 0;
   const stop = (error: string, failure: FailureKind | null = null): WorkflowRun => ({
     exchanges,
@@ -133,11 +129,8 @@ export async function runWorkflow(
     request.timeoutMs = Math.max(1, Math.min(request.timeoutMs, remaining));
     if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
     if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
-    if (!chosenByAnswers[stage - 1]) ownOrigins.add(originOf(request.url));
-    else {
-      const refused = refusedDestination(request, Boolean(awsAuth || ociAuth), secretValues, ownOrigins);
-      if (refused) return { kind: 'failed', failure: 'blocked_address', message: `${label}: ${refused}` };
-    }
+    const refused = destinations.refusal(stage - 1, request.url, parts, scopeValues);
+    if (refused) return { kind: 'failed', failure: 'blocked_address', message: `${label}: ${refused}` };
     const exchange: WorkflowExchange = {
       stage,
       ...(attempt === undefined ? {} : { attempt }),
