@@ -1,4 +1,4 @@
-import { CONFUSABLES, canonicalLiteral, canonicalUnfolded, foldConfusables } from './canonicalize';
+import { CONFUSABLES, canonicalLiteral, canonicalUnfolded, foldConfusables, isHiddenControl } from './canonicalize';
 
 const RE2_SPECIAL = /[\\^$.*+?()[\]{}|]/g;
 
@@ -71,6 +71,63 @@ export function canonicalizePattern(pattern: string): string {
   }
   flush();
   return out;
+}
+
+/**
+ * A control character the pattern needs and canonical text never holds (isHiddenControl), or
+ * undefined: one written outside a class (as itself, `\xHH`, `\x{H}`, octal, `\a`, inside
+ * `\Q...\E`), or a class that holds nothing else (`[\x00-\x08]`). Such a pattern could never match.
+ * A class that also holds other characters (`[\x00-\x7f]`, `[^\x00-\x1f]`, `\p{Cc}`) still can.
+ */
+export function hiddenControlIn(pattern: string): number | undefined {
+  let i = 0;
+  while (i < pattern.length) {
+    const ch = pattern[i];
+    if (ch === '[') {
+      const end = classEnd(pattern, i);
+      const found = onlyHiddenControls(pattern.slice(i, end));
+      if (found !== undefined) return found;
+      i = end;
+      continue;
+    }
+    if (ch !== '\\') {
+      const cp = pattern.codePointAt(i) as number;
+      if (isHiddenControl(cp)) return cp;
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    if (pattern[i + 1] === 'Q') {
+      const end = pattern.indexOf('\\E', i + 2);
+      const text = pattern.slice(i + 2, end < 0 ? pattern.length : end);
+      const hidden = [...text].find((c) => isHiddenControl(c.codePointAt(0) as number));
+      if (hidden !== undefined) return hidden.codePointAt(0);
+      i = end < 0 ? pattern.length : end + 2;
+      continue;
+    }
+    if (pattern[i + 1] === 'a') return 0x07;
+    const code = hexEscape(pattern, i);
+    if (code && isHiddenControl(code.cp)) return code.cp;
+    i = code ? code.end : i + 2;
+  }
+  return undefined;
+}
+
+/** The first hidden control of a class that names nothing but hidden controls (its ranges included), or undefined. */
+function onlyHiddenControls(cls: string): number | undefined {
+  if (!cls.endsWith(']') || cls.startsWith('[^')) return undefined;
+  const items = classItems(cls.slice(1, -1));
+  let first: number | undefined;
+  for (let k = 0; k < items.length; k++) {
+    const lo = items[k];
+    if (lo < 0) return undefined;
+    const hi = items[k + 1] === RANGE_DASH ? (items[k + 2] ?? NOT_A_CHAR) : lo;
+    if (hi < 0) return undefined;
+    for (let cp = lo; cp <= Math.min(hi, lo + 0x100); cp++) if (!isHiddenControl(cp)) return undefined;
+    if (hi > lo + 0x100) return undefined;
+    first ??= lo;
+    if (items[k + 1] === RANGE_DASH) k += 2;
+  }
+  return first;
 }
 
 /** Literal code points in canonical form, each safe to quantify on its own. */

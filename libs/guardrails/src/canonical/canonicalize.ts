@@ -292,7 +292,8 @@ const PLAIN_NOT = 3;
 const ONE_UNIT = new Uint16Array(0x10000);
 for (let c = 0; c < 0x80; c++) PLAIN[c] = isHiddenControl(c) ? PLAIN_NOT : PLAIN_SELF;
 
-function isHiddenControl(c: number): boolean {
+/** A control character that shows as nothing and separates nothing: canonical text has none (step 3). */
+export function isHiddenControl(c: number): boolean {
   return c <= 0x08 || (c >= 0x0e && c <= 0x1b) || (c >= 0x7f && c <= 0x9f && c !== 0x85);
 }
 

@@ -56,6 +56,23 @@ describe('validateScannerConfig', () => {
     ]);
   });
 
+  it('refuses a pattern that needs a control character scanners never see, and keeps classes that hold more', () => {
+    const refused = (pattern: string) => validateScannerConfig({ type: 'regex', pattern }).map((p) => p.msg);
+    for (const [pattern, code] of [
+      ['\\x1b\\[[0-9;]*m', 'U+001B'],
+      ['nul\\x00', 'U+0000'],
+      ['a\u0007b', 'U+0007'],
+      ['\\x{7f}', 'U+007F'],
+      ['\\a', 'U+0007'],
+      ['\\Qa\u0001b\\E', 'U+0001'],
+      ['[\\x00-\\x08]+', 'U+0000'],
+      ['\\x{9b}\\d', 'U+009B'],
+    ])
+      expect(refused(pattern)).toEqual([expect.stringContaining(`needs the control character ${code}`)]);
+    for (const pattern of ['[\\x00-\\x7f]+x', '[^\\x00-\\x1f]+', '\\p{Cc}x', '[[:cntrl:]]x', 'a\\tb\\x1fc', '\\\\x00'])
+      expect(refused(pattern)).toEqual([]);
+  });
+
   it('caps the number and length of patterns', () => {
     expect(validateScannerConfig({ type: 'regex', patterns: Array(MAX_PATTERNS).fill('x') })).toEqual([]);
     expect(validateScannerConfig({ type: 'regex', patterns: Array(MAX_PATTERNS + 1).fill('x') })).toEqual([

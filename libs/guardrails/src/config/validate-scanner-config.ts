@@ -1,6 +1,6 @@
 import RE2 from 're2';
 import { analysePattern, PATTERN_PROGRAM_LIMIT, SCANNER_PROGRAM_LIMIT } from '../bounds/pattern-analysis';
-import { canonicalizePattern } from '../canonical/canonicalize-pattern';
+import { canonicalizePattern, hiddenControlIn } from '../canonical/canonicalize-pattern';
 import { PACKAGE_DETECTORS, type PackageId } from '../packages/built-in-packages';
 import { type ConfigProblem, ScannerConfigError } from './config-problem';
 import { SCANNER_TYPES, type ScannerConfig, type ScannerType } from './scanner-config';
@@ -105,6 +105,17 @@ function patternProblems(
   }
   const unsupported = findUnsupportedSyntax(pattern);
   if (unsupported) return [problem(loc, unsupported, 'value_error')];
+  const control = hiddenControlIn(pattern);
+  if (control !== undefined) {
+    const code = `U+${control.toString(16).toUpperCase().padStart(4, '0')}`;
+    return [
+      problem(
+        loc,
+        `The pattern needs the control character ${code}, which scanners never see: they read text as a model does, with control characters that show as nothing (C0 but tab, line breaks and U+001C-U+001F; DEL; C1 but NEL) removed`,
+        'value_error',
+      ),
+    ];
+  }
   const { programCost } = analysePattern(pattern);
   budget.total += programCost;
   if (programCost > PATTERN_PROGRAM_LIMIT) {
