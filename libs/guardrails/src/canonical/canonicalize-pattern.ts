@@ -104,12 +104,25 @@ export function hiddenControlIn(pattern: string): number | undefined {
       i = end < 0 ? pattern.length : end + 2;
       continue;
     }
-    if (pattern[i + 1] === 'a') return 0x07;
-    const code = hexEscape(pattern, i);
+    const code = controlEscape(pattern, i) ?? hexEscape(pattern, i);
     if (code && isHiddenControl(code.cp)) return code.cp;
     i = code ? code.end : i + 2;
   }
   return undefined;
+}
+
+/** The escapes RE2 reads as a control character besides hexEscape's: `\\a`, `\\cX`, short octal, `\\x{...}` padded with zeros. */
+function controlEscape(pattern: string, at: number): { cp: number; end: number } | undefined {
+  const m = /^\\(?:(a)|c([@-_a-z])|([0-7]{1,3})|x\{0*([0-9a-fA-F]{1,6})\})/.exec(pattern.slice(at, at + 24));
+  if (!m) return undefined;
+  const cp = m[1]
+    ? 0x07
+    : m[2]
+      ? m[2].toUpperCase().charCodeAt(0) & 0x1f
+      : m[3]
+        ? parseInt(m[3], 8)
+        : parseInt(m[4], 16);
+  return { cp, end: at + m[0].length };
 }
 
 /** The first hidden control of a class that names nothing but hidden controls (its ranges included), or undefined. */

@@ -1,5 +1,7 @@
 import { ScannerConfigError } from './config-problem';
 import { MAX_KEYWORD_LENGTH, MAX_KEYWORDS, MAX_PATTERN_LENGTH, MAX_PATTERNS } from './scanner-limits';
+import { compileScanner } from '../scanners/compile-scanner';
+import type { ScannerConfig } from './scanner-config';
 import { assertScannerConfig, validateScannerConfig } from './validate-scanner-config';
 
 describe('validateScannerConfig', () => {
@@ -67,10 +69,21 @@ describe('validateScannerConfig', () => {
       ['\\Qa\u0001b\\E', 'U+0001'],
       ['[\\x00-\\x08]+', 'U+0000'],
       ['\\x{9b}\\d', 'U+009B'],
+      ['\\33\\[', 'U+001B'],
+      ['\\0', 'U+0000'],
+      ['\\cA', 'U+0001'],
+      ['\\x{00000001}', 'U+0001'],
     ])
       expect(refused(pattern)).toEqual([expect.stringContaining(`needs the control character ${code}`)]);
     for (const pattern of ['[\\x00-\\x7f]+x', '[^\\x00-\\x1f]+', '\\p{Cc}x', '[[:cntrl:]]x', 'a\\tb\\x1fc', '\\\\x00'])
       expect(refused(pattern)).toEqual([]);
+  });
+
+  it('compiles a stored scanner whose pattern needs such a character: its other patterns still find', () => {
+    const stored = { type: 'regex', patterns: ['AKIA[0-9A-Z]{16}', '\\x1b\\[[0-9;]*m'] };
+    expect(validateScannerConfig(stored)).toHaveLength(1);
+    expect(validateScannerConfig(stored, { compile: false })).toEqual([]);
+    expect(compileScanner(stored as ScannerConfig).scan('key AKIAIOSFODNN7EXAMPLE').outcome).toBe('failed');
   });
 
   it('caps the number and length of patterns', () => {

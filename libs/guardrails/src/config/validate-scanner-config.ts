@@ -105,7 +105,9 @@ function patternProblems(
   }
   const unsupported = findUnsupportedSyntax(pattern);
   if (unsupported) return [problem(loc, unsupported, 'value_error')];
-  const control = hiddenControlIn(pattern);
+  // At save only (the compiler passes compile: false): a stored scanner with such a pattern keeps
+  // its other patterns working; the one that needs the character just never matches.
+  const control = compile ? hiddenControlIn(pattern) : undefined;
   if (control !== undefined) {
     const code = `U+${control.toString(16).toUpperCase().padStart(4, '0')}`;
     return [
