@@ -1,5 +1,7 @@
 import type { RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
 import { buildScope, compileTemplate, renderTemplate, type ScopeParts } from '@bastion/templates';
+import { redactSecrets, secretSpellings } from './redact';
+import type { OutgoingRequest } from './transport';
 
 /**
  * Secrets bound to where they go, inside one workflow run. A stage's outputs read its answer, and a
@@ -8,7 +10,8 @@ import { buildScope, compileTemplate, renderTemplate, type ScopeParts } from '@b
  *
  * - A stage whose origin (scheme, host, port) does not depend on any answer is the template's own
  *   addressing: it sends what it reads, and the origin is trusted from then on with the secrets it
- *   read.
+ *   sent there (read by name, and its value in what went, as written or URI-encoded; or read by
+ *   its signing block).
  * - A stage whose origin an answer chose may send a secret (read by name anywhere in its request,
  *   a signing block included) only to an origin an own-addressed stage of the same run already sent
  *   that secret to. Otherwise it is refused before anything is sent.
@@ -20,46 +23,53 @@ export class DestinationBinding {
   /** Outputs an answer may have chosen: those that read `response`, or another such output. */
   private readonly chosen: ReadonlySet<string>;
   /** Per stage (a retry's block for a retry): the chosen outputs its url reads, and the secrets its request reads. */
-  private readonly stages: { url: string; urlReads: string[]; secretsRead: string[] }[];
+  private readonly stages: { url: string; urlReads: string[]; secretsRead: string[]; signsWith: string[] }[];
   /** Origin -> the secrets own-addressed stages of this run sent there. */
   private readonly trusted = new Map<string, Set<string>>();
 
-  constructor(workflow: WorkflowTemplateView, secretNames: readonly string[]) {
+  constructor(
+    workflow: WorkflowTemplateView,
+    private readonly secrets: Readonly<Record<string, string>>,
+  ) {
     const blocks = workflow.stages.map((s) => (s.type === 'retry' ? s.block : s));
     this.chosen = chosenOutputs(blocks);
-    const secrets = new Set(secretNames);
+    const secretNames = new Set(Object.keys(secrets));
     this.stages = blocks.map((b) => {
       const { outputs: _outputs, ...request } = b;
       return {
         url: b.url,
         urlReads: [...namesRead(b.url)].filter((n) => this.chosen.has(n)),
-        secretsRead: [...namesRead(request)].filter((n) => secrets.has(n)),
+        secretsRead: [...namesRead(request)].filter((n) => secretNames.has(n)),
+        signsWith: [...namesRead([b.awsAuth, b.ociAuth])].filter((n) => secretNames.has(n)),
       };
     });
   }
 
   /**
-   * Whether stage `index` (0-based) may send its rendered request to `url`; why not, when it may
+   * Whether stage `index` (0-based) may send `request` (rendered and signed); why not, when it may
    * not. `parts` and `values`: what its url was rendered with. Call once per send, in order.
    */
   refusal(
     index: number,
-    url: string,
+    request: OutgoingRequest,
     parts: Omit<ScopeParts, 'values'>,
     values: Record<string, unknown>,
   ): string | null {
-    const { urlReads, secretsRead } = this.stages[index];
-    const origin = new URL(url).origin;
+    const { urlReads, secretsRead, signsWith } = this.stages[index];
+    const origin = new URL(request.url).origin;
     if (!this.originChosen(index, origin, parts, values)) {
       let sent = this.trusted.get(origin);
       if (!sent) this.trusted.set(origin, (sent = new Set()));
-      for (const s of secretsRead) sent.add(s);
+      const text = [request.url, request.body ?? '', ...Object.values(request.headers)].join('\n');
+      for (const name of secretsRead) if (signsWith.includes(name) || carries(text, this.secrets[name])) sent.add(name);
       return null;
     }
     const sent = this.trusted.get(origin);
     const unsent = secretsRead.filter((s) => !sent?.has(s));
     if (unsent.length === 0) return null;
-    return `its url comes from an upstream's answer (${urlReads.join(', ')}) and points to ${origin}, where no request of this provider's own addressing sent ${unsent.join(', ')}: those secrets are not sent there`;
+    // The origin may hold a secret the template put in the host (lower-cased there).
+    const shown = redactSecrets(origin, secretSpellings(this.secrets));
+    return `its url comes from an upstream's answer (${urlReads.join(', ')}) and points to ${shown}, where no request of this provider's own addressing sent ${unsent.join(', ')}: those secrets are not sent there`;
   }
 
   /**
@@ -77,7 +87,7 @@ export class DestinationBinding {
     if (urlReads.length === 0) return false;
     return PLACEHOLDERS.some((placeholder) => {
       const replaced = { ...values };
-      for (const name of urlReads) replaced[name] = placeholder;
+      for (const name of urlReads) replaced[name] = standIn(values[name], placeholder);
       try {
         const rendered = renderTemplate(url, buildScope({ ...parts, values: replaced }));
         return typeof rendered !== 'string' || new URL(rendered).origin !== origin;
@@ -88,8 +98,29 @@ export class DestinationBinding {
   }
 }
 
-/** Two values no answer chose, as different as a host name could tell. */
-const PLACEHOLDERS = ['placeholder-a', 'placeholder-b'];
+/** Two stand-ins for what answers chose (indexes into the stand-ins of each kind). */
+const PLACEHOLDERS = [0, 1];
+
+/**
+ * `value` with every leaf an answer chose replaced by stand-in `k` of its kind (strings, numbers,
+ * booleans), its shape kept, so a url that reads `{{ tok.tenant }}` renders with it as it would
+ * with the answer.
+ */
+function standIn(value: unknown, k: number): unknown {
+  if (typeof value === 'string') return ['placeholder-a', 'placeholder-b'][k];
+  if (typeof value === 'number') return k + 1;
+  if (typeof value === 'boolean') return k === 0;
+  if (Array.isArray(value)) return value.map((v) => standIn(v, k));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, standIn(v, k)]));
+  return value;
+}
+
+/** Whether `text` holds `secret` as written or URI-encoded (a secret too short to tell is taken as held). */
+function carries(text: string, secret: string | undefined): boolean {
+  if (!secret || secret.length < 4) return true;
+  return text.includes(secret) || text.includes(encodeURIComponent(secret));
+}
 
 function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
   const reads: [string, Set<string>][] = blocks.flatMap((b) =>

@@ -17,3 +17,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 export function redactRecord(record: Record<string, string>, secrets: readonly string[]): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, redactSecrets(v, secrets)]));
 }
+
+/**
+ * The spellings of secret values worth blanking in a message: each as stored, and lower-cased, as a
+ * URL's host shows one put there.
+ */
+export function secretSpellings(secrets: Readonly<Record<string, string>>): string[] {
+  return Object.values(secrets).flatMap((v) => [v, v.toLowerCase()]);
+}

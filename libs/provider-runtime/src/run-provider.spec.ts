@@ -97,6 +97,20 @@ describe('runProvider', () => {
     });
   });
 
+  it('blanks the secrets a failed transport names, a host lower-cased included', async () => {
+    const keyed: ProviderTemplateView = { ...openaiLike, url: 'https://{{ acct }}.llm.example/v1?key={{ apiKey }}' };
+    const down: Transport = {
+      send: async (r) => Promise.reject(new TransportError('unreachable', `${r.url} could not be reached`)),
+    };
+    const result = await runProvider(
+      { template: keyed, inputs, secrets: { ...secrets, acct: 'AcctSecret99' }, prompt: 'x' },
+      { transport: down, signers: noSigners },
+    );
+    expect(result.error).toMatch(/^https:\/\/\[redacted\]\.llm\.example\/v1\?key=\[redacted\].* could not be reached$/);
+    expect(result.error?.toLowerCase()).not.toContain('acctsecret99');
+    expect(result.error).not.toContain(secrets.apiKey);
+  });
+
   it('says so when the answer is not what the outputs read', async () => {
     const html = transport(() => ({ statusCode: 502, body: '<html>bad gateway</html>' }));
     const result = await runProvider(

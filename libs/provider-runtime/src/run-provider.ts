@@ -1,5 +1,6 @@
 import type { ProviderTemplateView, RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
 import { buildScope, renderTemplate } from '@bastion/templates';
+import { redactSecrets, secretSpellings } from './redact';
 import { renderRequest } from './render-request';
 import { runWorkflow, type WorkflowExchange } from './run-workflow';
 import {
@@ -61,6 +62,13 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * the proxy both need them.
  */
 export async function runProvider(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderCallResult> {
+  const result = await run(call, deps);
+  // A transport's message names the url, which may hold a secret (in its query, or its host).
+  if (result.error === null) return result;
+  return { ...result, error: redactSecrets(result.error, secretSpellings(call.secrets)) };
+}
+
+async function run(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderCallResult> {
   const parts = {
     prompt: call.prompt,
     messages: call.messages ?? [{ role: 'user', content: call.prompt }],

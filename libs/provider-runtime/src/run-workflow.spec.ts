@@ -1,4 +1,4 @@
-import type { RetryStageView, WorkflowTemplateView } from '@bastion/contracts';
+import type { RequestTemplateView, RetryStageView, WorkflowTemplateView } from '@bastion/contracts';
 import { TemplateError } from '@bastion/templates';
 import { runProvider } from './run-provider';
 import { type IncomingResponse, type OutgoingRequest, type Signers, type Transport, TransportError } from './transport';
@@ -392,6 +392,35 @@ describe('runProvider with a workflow template', () => {
       expect(t.sent).toHaveLength(1);
     });
 
+    it('trusts an origin with a secret only once it was sent there, not for being named', async () => {
+      // The auth stage names the API key only in a branch that renders empty.
+      const template = steered('{{ next }}', { 'x-api-key': '{{ api_key }}' });
+      (template.stages[0] as RequestTemplateView).headers = { 'x-api-key': '{{ mode == "key" ? api_key : "" }}' };
+      const t = fakeTransport([steer('https://auth.example/steal'), chat('never')]);
+      const result = await runProvider(
+        {
+          ...call(template),
+          inputs: { client_id: 'app-1', mode: 'oauth' },
+          secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' },
+        },
+        { transport: t, signers: noSigners, sleep: async () => undefined },
+      );
+      expect(result).toMatchObject({ failure: 'blocked_address' });
+      expect(t.sent).toHaveLength(1);
+    });
+
+    it('shows no secret the template put in a host it refuses', async () => {
+      const template = steered('https://{{ next }}.{{ acct }}.example/chat', { 'x-api-key': '{{ acct }}' });
+      const t = fakeTransport([steer('evil'), chat('never')]);
+      const result = await runProvider(
+        { ...call(template), secrets: { client_secret: 'cs-secret-1', acct: 'AcctSecret99' } },
+        { transport: t, signers: noSigners, sleep: async () => undefined },
+      );
+      expect(result).toMatchObject({ failure: 'blocked_address' });
+      expect(result.error).toContain('https://evil.[redacted].example');
+      expect(result.error?.toLowerCase()).not.toContain('acctsecret99');
+    });
+
     it('keeps the origin of a url that takes only its path or query from an answer', async () => {
       const template = steered('{{ api }}/v1/{{ next }}/chat?t={{ next }}', { 'x-api-key': '{{ client_secret }}' });
       const t = fakeTransport([steer('acme'), chat('hello')]);
@@ -401,6 +430,20 @@ describe('runProvider with a workflow template', () => {
       );
       expect(result).toMatchObject({ content: 'hello', failure: null });
       expect(t.sent[1].url).toBe('https://llm.example/v1/acme/chat?t=acme');
+      // An answer's object read by property keeps the origin too.
+      const byProperty = steered(
+        '{{ api }}/v1/{{ tok.tenant }}/chat',
+        { 'x-api-key': '{{ client_secret }}' },
+        {
+          tok: '{{ response.json() }}',
+        },
+      );
+      const t1 = fakeTransport([() => json(200, { tenant: 'acme', n: 1 }), chat('hi')]);
+      const r1 = await runProvider(
+        { ...call(byProperty), inputs: { client_id: 'app-1', api: 'https://llm.example' } },
+        { transport: t1, signers: noSigners, sleep: async () => undefined },
+      );
+      expect(r1).toMatchObject({ content: 'hi', failure: null });
       // The same answer cannot move the host: "evil.example#" makes the url another origin.
       const moved = steered('https://{{ next }}.llm.example/chat', { 'x-api-key': '{{ client_secret }}' });
       const t2 = fakeTransport([steer('evil.example#'), chat('never')]);

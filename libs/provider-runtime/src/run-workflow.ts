@@ -100,7 +100,7 @@ export async function runWorkflow(
   // Only requests render with secrets: every output, condition and backoff renders without them,
   // since what they render is shown, recorded or fed to later stages and may not echo a secret.
   const shown: WorkflowParts = { ...parts, secrets: {} };
-  const destinations = new DestinationBinding(workflow, Object.keys(parts.secrets));
+  const destinations = new DestinationBinding(workflow, parts.secrets);
   let answerChars = 0;
   const stop = (error: string, failure: FailureKind | null = null): WorkflowRun => ({
     exchanges,
@@ -129,7 +129,7 @@ export async function runWorkflow(
     request.timeoutMs = Math.max(1, Math.min(request.timeoutMs, remaining));
     if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
     if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
-    const refused = destinations.refusal(stage - 1, request.url, parts, scopeValues);
+    const refused = destinations.refusal(stage - 1, request, parts, scopeValues);
     if (refused) return { kind: 'failed', failure: 'blocked_address', message: `${label}: ${refused}` };
     const exchange: WorkflowExchange = {
       stage,
