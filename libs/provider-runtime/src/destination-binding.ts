@@ -1,18 +1,19 @@
-import type { RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
+import type { ProviderTemplateView, RequestTemplateView } from '@bastion/contracts';
 import { buildScope, compileTemplate, renderTemplate, type ScopeParts } from '@bastion/templates';
 import { redactSecrets, secretSpellings } from './redact';
 import type { OutgoingRequest } from './transport';
 
 /**
- * Secrets bound to where they go, inside one workflow run. A stage's outputs read its answer, and a
- * later stage's `url` may read those outputs: a hostile auth server or API could then name a host
- * of its own and receive the next stage's key. So:
+ * Secrets bound to where they go, inside one run of a provider's template. A workflow stage's
+ * outputs read its answer, and a later stage's `url` may read those outputs: a hostile auth server
+ * or API could then name a host of its own and receive the next stage's key. A `url` may also read
+ * the caller's `prompt` or `messages`: the app calling the model would then choose the host. So:
  *
- * - A stage whose origin (scheme, host, port) does not depend on any answer is the template's own
+ * - A stage whose origin (scheme, host, port) depends on neither an answer nor the caller is the template's own
  *   addressing: it sends what it reads, and the origin is trusted from then on with the secrets it
  *   sent there (read by name, and its value in what went, as written or URI-encoded; or read by
  *   its signing block).
- * - A stage whose origin an answer chose may send a secret (read by name anywhere in its request,
+ * - A stage whose origin an answer or the caller chose may send a secret (read by name anywhere in its request,
  *   a signing block included) only to an origin an own-addressed stage of the same run already sent
  *   that secret to. Otherwise it is refused before anything is sent.
  *
@@ -20,7 +21,7 @@ import type { OutgoingRequest } from './transport';
  * encoded, escaped or decoded secret is still the secret.
  */
 export class DestinationBinding {
-  /** Outputs an answer may have chosen: those that read `response`, or another such output. */
+  /** Names whose values others chose: the caller's, and outputs that read `response` or another such name. */
   private readonly chosen: ReadonlySet<string>;
   /** Per stage (a retry's block for a retry): the chosen outputs its url reads, and the secrets its request reads. */
   private readonly stages: { url: string; urlReads: string[]; secretsRead: string[]; signsWith: string[] }[];
@@ -28,10 +29,11 @@ export class DestinationBinding {
   private readonly trusted = new Map<string, Set<string>>();
 
   constructor(
-    workflow: WorkflowTemplateView,
+    template: ProviderTemplateView,
     private readonly secrets: Readonly<Record<string, string>>,
   ) {
-    const blocks = workflow.stages.map((s) => (s.type === 'retry' ? s.block : s));
+    const blocks =
+      template.type === 'workflow' ? template.stages.map((s) => (s.type === 'retry' ? s.block : s)) : [template];
     this.chosen = chosenOutputs(blocks);
     const secretNames = new Set(Object.keys(secrets));
     this.stages = blocks.map((b) => {
@@ -69,7 +71,7 @@ export class DestinationBinding {
     if (unsent.length === 0) return null;
     // The origin may hold a secret the template put in the host (lower-cased there).
     const shown = redactSecrets(origin, secretSpellings(this.secrets));
-    return `its url comes from an upstream's answer (${urlReads.join(', ')}) and points to ${shown}, where no request of this provider's own addressing sent ${unsent.join(', ')}: those secrets are not sent there`;
+    return `its url takes its origin from ${urlReads.join(', ')}, which an upstream's answer or the caller chose, and points to ${shown}, where no request of this provider's own addressing sent ${unsent.join(', ')}: those secrets are not sent there`;
   }
 
   /**
@@ -86,10 +88,15 @@ export class DestinationBinding {
     const { url, urlReads } = this.stages[index];
     if (urlReads.length === 0) return false;
     return PLACEHOLDERS.some((placeholder) => {
+      const replacedParts: Omit<ScopeParts, 'values'> = { ...parts };
       const replaced = { ...values };
-      for (const name of urlReads) replaced[name] = standIn(values[name], placeholder);
+      for (const name of urlReads) {
+        if (name === 'prompt') replacedParts.prompt = standIn(parts.prompt, placeholder) as string;
+        else if (name === 'messages') replacedParts.messages = standIn(parts.messages, placeholder);
+        else replaced[name] = standIn(values[name], placeholder);
+      }
       try {
-        const rendered = renderTemplate(url, buildScope({ ...parts, values: replaced }));
+        const rendered = renderTemplate(url, buildScope({ ...replacedParts, values: replaced }));
         return typeof rendered !== 'string' || new URL(rendered).origin !== origin;
       } catch {
         return true;
@@ -97,6 +104,9 @@ export class DestinationBinding {
     });
   }
 }
+
+/** What the caller of the model sends, in every template's scope. */
+const CALLER_NAMES = ['prompt', 'messages'];
 
 /** Two stand-ins for what answers chose (indexes into the stand-ins of each kind). */
 const PLACEHOLDERS = [0, 1];
@@ -126,7 +136,7 @@ function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
   const reads: [string, Set<string>][] = blocks.flatMap((b) =>
     Object.entries(b.outputs ?? {}).map(([name, value]): [string, Set<string>] => [name, namesRead(value)]),
   );
-  const chosen = new Set<string>();
+  const chosen = new Set<string>(CALLER_NAMES);
   for (let grew = true; grew;) {
     grew = false;
     for (const [name, read] of reads) {

@@ -111,6 +111,31 @@ describe('runProvider', () => {
     expect(result.error).not.toContain(secrets.apiKey);
   });
 
+  it("does not let the caller's prompt choose where the secrets go", async () => {
+    const steered: ProviderTemplateView = { ...openaiLike, url: 'https://{{ prompt }}/v1/chat/completions' };
+    const t = transport(() => ({ statusCode: 200, body: '{}' }));
+    const result = await runProvider(
+      { template: steered, inputs, secrets, prompt: 'evil.example#' },
+      { transport: t, signers: noSigners },
+    );
+    expect(result).toMatchObject({ failure: 'blocked_address', response: null });
+    expect(result.error).toMatch(/origin from prompt, which an upstream's answer or the caller chose/);
+    expect(t.sent).toEqual([]);
+    // The prompt in a path or query, or a request without a secret, goes as written.
+    for (const [template, secretsGiven] of [
+      [{ ...openaiLike, url: '{{ baseUrl }}/v1/{{ prompt }}' }, secrets],
+      [{ ...openaiLike, url: 'https://{{ prompt }}/v1', headers: {} }, {}],
+    ] as const) {
+      const ok = transport(() => ({ statusCode: 200, body: '{"choices":[{"message":{"content":"hi"}}]}' }));
+      const r = await runProvider(
+        { template, inputs, secrets: secretsGiven, prompt: 'llm.example' },
+        { transport: ok, signers: noSigners },
+      );
+      expect(r).toMatchObject({ content: 'hi', failure: null });
+      expect(ok.sent).toHaveLength(1);
+    }
+  });
+
   it('says so when the answer is not what the outputs read', async () => {
     const html = transport(() => ({ statusCode: 502, body: '<html>bad gateway</html>' }));
     const result = await runProvider(

@@ -1,5 +1,6 @@
 import type { ProviderTemplateView, RequestTemplateView, WorkflowTemplateView } from '@bastion/contracts';
 import { buildScope, renderTemplate } from '@bastion/templates';
+import { DestinationBinding } from './destination-binding';
 import { redactSecrets, secretSpellings } from './redact';
 import { renderRequest } from './render-request';
 import { runWorkflow, type WorkflowExchange } from './run-workflow';
@@ -85,6 +86,20 @@ async function run(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderC
   if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
   if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
   const sentAt = new Date();
+  const refused = new DestinationBinding(call.template, call.secrets).refusal(0, request, parts, {});
+  if (refused) {
+    return {
+      request,
+      response: null,
+      outputs: {},
+      content: null,
+      statusCode: null,
+      error: refused,
+      failure: 'blocked_address',
+      sentAt,
+      receivedAt: null,
+    };
+  }
   let response: IncomingResponse;
   try {
     response = await deps.transport.send(request);
