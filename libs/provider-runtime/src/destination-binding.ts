@@ -1,6 +1,6 @@
 import type { ProviderTemplateView, RequestTemplateView } from '@bastion/contracts';
 import { buildScope, compileTemplate, renderTemplate, type ScopeParts } from '@bastion/templates';
-import { redactSecrets, secretSpellings } from './redact';
+import { MIN_SECRET_LENGTH, redactSecrets, secretSpellings } from './redact';
 import type { OutgoingRequest } from './transport';
 
 /**
@@ -21,10 +21,9 @@ import type { OutgoingRequest } from './transport';
  * encoded, escaped or decoded secret is still the secret.
  */
 export class DestinationBinding {
-  /** Names whose values others chose: the caller's, and outputs that read `response` or another such name. */
-  private readonly chosen: ReadonlySet<string>;
-  /** Per stage (a retry's block for a retry): the chosen outputs its url reads, and the secrets its request reads. */
-  private readonly stages: { url: string; urlReads: string[]; secretsRead: string[]; signsWith: string[] }[];
+  private readonly stages: readonly StageReads[];
+  /** Whether any stage's url reads a chosen name: otherwise every request is the template's own addressing. */
+  private readonly checks: boolean;
   /** Origin -> the secrets own-addressed stages of this run sent there. */
   private readonly trusted = new Map<string, Set<string>>();
 
@@ -32,19 +31,8 @@ export class DestinationBinding {
     template: ProviderTemplateView,
     private readonly secrets: Readonly<Record<string, string>>,
   ) {
-    const blocks =
-      template.type === 'workflow' ? template.stages.map((s) => (s.type === 'retry' ? s.block : s)) : [template];
-    this.chosen = chosenOutputs(blocks);
-    const secretNames = new Set(Object.keys(secrets));
-    this.stages = blocks.map((b) => {
-      const { outputs: _outputs, ...request } = b;
-      return {
-        url: b.url,
-        urlReads: [...namesRead(b.url)].filter((n) => this.chosen.has(n)),
-        secretsRead: [...namesRead(request)].filter((n) => secretNames.has(n)),
-        signsWith: [...namesRead([b.awsAuth, b.ociAuth])].filter((n) => secretNames.has(n)),
-      };
-    });
+    this.stages = readsOf(template);
+    this.checks = this.stages.some((s) => s.urlReads.length > 0);
   }
 
   /**
@@ -57,7 +45,9 @@ export class DestinationBinding {
     parts: Omit<ScopeParts, 'values'>,
     values: Record<string, unknown>,
   ): string | null {
-    const { urlReads, secretsRead, signsWith } = this.stages[index];
+    if (!this.checks) return null;
+    const { urlReads, signsWith } = this.stages[index];
+    const secretsRead = this.stages[index].namesRead.filter((n) => n in this.secrets);
     const origin = new URL(request.url).origin;
     if (!this.originChosen(index, origin, parts, values)) {
       let sent = this.trusted.get(origin);
@@ -128,13 +118,48 @@ function standIn(value: unknown, k: number): unknown {
 
 /** Whether `text` holds `secret` as written or URI-encoded (a secret too short to tell is taken as held). */
 function carries(text: string, secret: string | undefined): boolean {
-  if (!secret || secret.length < 4) return true;
+  if (!secret || secret.length < MIN_SECRET_LENGTH) return true;
   return text.includes(secret) || text.includes(encodeURIComponent(secret));
 }
 
+/** What a stage's request reads, as far as where it goes and what it carries are concerned. */
+interface StageReads {
+  url: string;
+  /** The chosen names (the caller's, and outputs an answer chose) its url reads. */
+  urlReads: string[];
+  /** Every name its request reads (its outputs aside): the secrets among them are what it carries. */
+  namesRead: string[];
+  /** The names its signing blocks read. */
+  signsWith: string[];
+}
+
+/** A template's reads depend on the template alone: worked out once per template object, not per call. */
+const reads = new WeakMap<ProviderTemplateView, readonly StageReads[]>();
+
+function readsOf(template: ProviderTemplateView): readonly StageReads[] {
+  let found = reads.get(template);
+  if (!found) {
+    const blocks =
+      template.type === 'workflow' ? template.stages.map((s) => (s.type === 'retry' ? s.block : s)) : [template];
+    const chosen = chosenOutputs(blocks);
+    found = blocks.map((b) => {
+      const { outputs: _outputs, ...request } = b;
+      return {
+        url: b.url,
+        urlReads: [...templateNamesRead(b.url)].filter((n) => chosen.has(n)),
+        namesRead: [...templateNamesRead(request)],
+        signsWith: [...templateNamesRead([b.awsAuth, b.ociAuth])],
+      };
+    });
+    reads.set(template, found);
+  }
+  return found;
+}
+
+/** Names whose values others chose: the caller's, and outputs that read `response` or another such name. */
 function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
   const reads: [string, Set<string>][] = blocks.flatMap((b) =>
-    Object.entries(b.outputs ?? {}).map(([name, value]): [string, Set<string>] => [name, namesRead(value)]),
+    Object.entries(b.outputs ?? {}).map(([name, value]): [string, Set<string>] => [name, templateNamesRead(value)]),
   );
   const chosen = new Set<string>(CALLER_NAMES);
   for (let grew = true; grew;) {
@@ -148,8 +173,12 @@ function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
   return chosen;
 }
 
-/** The names every `{{ }}` expression under `node` reads (a string that does not parse reads nothing). */
-function namesRead(node: unknown): Set<string> {
+/**
+ * The names every `{{ }}` expression under `node` (a string, or any JSON around strings) reads, as
+ * the template language's own parser reads them; a string that does not parse reads nothing (the
+ * template check refuses it on save).
+ */
+export function templateNamesRead(node: unknown): Set<string> {
   const out = new Set<string>();
   const visit = (n: unknown): void => {
     if (typeof n === 'string') {
@@ -157,7 +186,7 @@ function namesRead(node: unknown): Set<string> {
       try {
         for (const name of compileTemplate(n).names) out.add(name);
       } catch {
-        // The template check refuses it on save; here it reads nothing.
+        // Reads nothing (see above).
       }
     } else if (Array.isArray(n)) n.forEach(visit);
     else if (n && typeof n === 'object') Object.values(n).forEach(visit);

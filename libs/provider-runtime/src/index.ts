@@ -4,3 +4,4 @@ export * from './run-provider';
 export * from './transport';
 export * from './outbound-transport';
 export * from './run-workflow';
+export * from './destination-binding';

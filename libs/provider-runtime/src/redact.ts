@@ -1,7 +1,7 @@
 const REDACTED = '[redacted]';
 
 /** Secrets shorter than this are not searched for: they would blank out ordinary text. */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 
 /**
  * Replaces every occurrence of each secret value in `text`, longest first (so a secret containing

@@ -86,37 +86,28 @@ async function run(call: ProviderCall, deps: ProviderRunDeps): Promise<ProviderC
   if (awsAuth) Object.assign(request.headers, await deps.signers.aws(request, awsAuth));
   if (ociAuth) Object.assign(request.headers, deps.signers.oci(request, ociAuth));
   const sentAt = new Date();
+  // No answer: refused before sending, or the transport failed.
+  const unanswered = (error: string, failure: FailureKind): ProviderCallResult => ({
+    request,
+    response: null,
+    outputs: {},
+    content: null,
+    statusCode: null,
+    error,
+    failure,
+    sentAt,
+    receivedAt: null,
+  });
   const refused = new DestinationBinding(call.template, call.secrets).refusal(0, request, parts, {});
-  if (refused) {
-    return {
-      request,
-      response: null,
-      outputs: {},
-      content: null,
-      statusCode: null,
-      error: refused,
-      failure: 'blocked_address',
-      sentAt,
-      receivedAt: null,
-    };
-  }
+  if (refused) return unanswered(refused, 'blocked_address');
   let response: IncomingResponse;
   try {
     response = await deps.transport.send(request);
   } catch (err) {
-    const failure = err instanceof TransportError ? err.kind : 'other';
-    const message = err instanceof Error ? err.message : String(err);
-    return {
-      request,
-      response: null,
-      outputs: {},
-      content: null,
-      statusCode: null,
-      error: message,
-      failure,
-      sentAt,
-      receivedAt: null,
-    };
+    return unanswered(
+      err instanceof Error ? err.message : String(err),
+      err instanceof TransportError ? err.kind : 'other',
+    );
   }
   const receivedAt = new Date();
   const outputs = readOutputs(call.template, parts, response);

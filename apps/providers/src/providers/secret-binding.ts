@@ -1,5 +1,5 @@
 import { DomainError, isPlainRecord } from '@bastion/contracts';
-import { compileTemplate } from '@bastion/templates';
+import { templateNamesRead } from '@bastion/provider-runtime';
 import { maskSecret } from './secret-mask';
 
 /** Template keys whose values decide where a request goes or how it is signed. */
@@ -131,12 +131,7 @@ export function namesUnderWhereKeys(node: unknown, inside = false, keys: RegExp 
  * one linear pass. A string that does not parse reads nothing here; the template check refuses it.
  */
 export function identifiersIn(text: string): string[] {
-  if (!text.includes('{{')) return [];
-  try {
-    return [...compileTemplate(text).names];
-  } catch {
-    return [];
-  }
+  return [...templateNamesRead(text)];
 }
 
 /**
