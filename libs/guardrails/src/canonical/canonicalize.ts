@@ -156,7 +156,10 @@ export const DIGIT_FORMS: ReadonlyMap<number, string> = (() => {
 const EXTRA_DASHES = new Set(['\u2212', '\u2043', '\u02d7', '\u2796', '\ufe63', '\uff0d']);
 
 /** Control characters that neither show nor separate (step 3): removed, as format characters are. */
-const HIDDEN_CONTROLS = '\\x00-\\x08\\x0e-\\x1b\\x7f-\\x84\\x86-\\x9f';
+const HIDDEN_CONTROLS = Array.from({ length: 0xa0 }, (_, c) => c)
+  .filter(isHiddenControl)
+  .map((c) => `\\x${c.toString(16).padStart(2, '0')}`)
+  .join('');
 const IGNORABLE = new RegExp(`^[\\p{Cf}\\p{Default_Ignorable_Code_Point}${HIDDEN_CONTROLS}]$`, 'u');
 const IGNORABLES = new RegExp(`[\\p{Cf}\\p{Default_Ignorable_Code_Point}${HIDDEN_CONTROLS}]`, 'gu');
 const MARK = /^\p{M}$/u;
