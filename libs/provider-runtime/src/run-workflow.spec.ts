@@ -308,9 +308,17 @@ describe('runProvider with a workflow template', () => {
         ],
       }) as WorkflowTemplateView;
     const steer = (next: string) => () => json(200, { next });
-    const run = (template: WorkflowTemplateView, answers: ((r: OutgoingRequest) => IncomingResponse)[]) => {
+    /** Runs `template` against `answers`, with the call's inputs or secrets replaced by `given`'s. */
+    const run = (
+      template: WorkflowTemplateView,
+      answers: ((r: OutgoingRequest) => IncomingResponse)[],
+      given: { inputs?: Record<string, string>; secrets?: Record<string, string> } = {},
+    ) => {
       const t = fakeTransport(answers);
-      const result = runProvider(call(template), { transport: t, signers: noSigners, sleep: async () => undefined });
+      const result = runProvider(
+        { ...call(template), ...given },
+        { transport: t, signers: noSigners, sleep: async () => undefined },
+      );
       return { t, result };
     };
 
@@ -358,11 +366,8 @@ describe('runProvider with a workflow template', () => {
       expect(refused.t.sent.map((r) => r.url)).toEqual(['https://auth.example/token', 'https://auth.example/ping']);
       // An output that reads only the inputs is the template's own addressing.
       const own = steered('{{ chatUrl }}', { 'x-api-key': '{{ client_secret }}' }, { chatUrl: '{{ client_id }}' });
-      const ownRun = runProvider(
-        { ...call(own), inputs: { client_id: 'https://llm.example/chat' } },
-        { transport: fakeTransport([steer('x'), chat('ok')]), signers: noSigners, sleep: async () => undefined },
-      );
-      expect(await ownRun).toMatchObject({ content: 'ok', failure: null });
+      const ownRun = run(own, [steer('x'), chat('ok')], { inputs: { client_id: 'https://llm.example/chat' } });
+      expect(await ownRun.result).toMatchObject({ content: 'ok', failure: null });
     });
 
     it('knows a secret by its name, however the request encodes it', async () => {
@@ -381,14 +386,13 @@ describe('runProvider with a workflow template', () => {
 
     it('trusts an origin only with the secrets the template itself sent there', async () => {
       // Two secrets: the auth server got the client secret, never the API key.
-      const withKey = {
-        ...call(steered('{{ next }}', { 'x-api-key': '{{ api_key }}' })),
-        secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' },
-      };
-      const t = fakeTransport([steer('https://auth.example/steal'), chat('never')]);
-      const result = await runProvider(withKey, { transport: t, signers: noSigners, sleep: async () => undefined });
-      expect(result).toMatchObject({ failure: 'blocked_address' });
-      expect(result.error).toMatch(/sent api_key: those secrets are not sent there/);
+      const { t, result } = run(
+        steered('{{ next }}', { 'x-api-key': '{{ api_key }}' }),
+        [steer('https://auth.example/steal'), chat('never')],
+        { secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' } },
+      );
+      expect(await result).toMatchObject({ failure: 'blocked_address' });
+      expect((await result).error).toMatch(/sent api_key: those secrets are not sent there/);
       expect(t.sent).toHaveLength(1);
     });
 
@@ -396,39 +400,29 @@ describe('runProvider with a workflow template', () => {
       // The auth stage names the API key only in a branch that renders empty.
       const template = steered('{{ next }}', { 'x-api-key': '{{ api_key }}' });
       (template.stages[0] as RequestTemplateView).headers = { 'x-api-key': '{{ mode == "key" ? api_key : "" }}' };
-      const t = fakeTransport([steer('https://auth.example/steal'), chat('never')]);
-      const result = await runProvider(
-        {
-          ...call(template),
-          inputs: { client_id: 'app-1', mode: 'oauth' },
-          secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' },
-        },
-        { transport: t, signers: noSigners, sleep: async () => undefined },
-      );
-      expect(result).toMatchObject({ failure: 'blocked_address' });
+      const { t, result } = run(template, [steer('https://auth.example/steal'), chat('never')], {
+        inputs: { client_id: 'app-1', mode: 'oauth' },
+        secrets: { client_secret: 'cs-secret-1', api_key: 'ak-secret-2' },
+      });
+      expect(await result).toMatchObject({ failure: 'blocked_address' });
       expect(t.sent).toHaveLength(1);
     });
 
     it('shows no secret the template put in a host it refuses', async () => {
       const template = steered('https://{{ next }}.{{ acct }}.example/chat', { 'x-api-key': '{{ acct }}' });
-      const t = fakeTransport([steer('evil'), chat('never')]);
-      const result = await runProvider(
-        { ...call(template), secrets: { client_secret: 'cs-secret-1', acct: 'AcctSecret99' } },
-        { transport: t, signers: noSigners, sleep: async () => undefined },
-      );
-      expect(result).toMatchObject({ failure: 'blocked_address' });
-      expect(result.error).toContain('https://evil.[redacted].example');
-      expect(result.error?.toLowerCase()).not.toContain('acctsecret99');
+      const refused = await run(template, [steer('evil'), chat('never')], {
+        secrets: { client_secret: 'cs-secret-1', acct: 'AcctSecret99' },
+      }).result;
+      expect(refused).toMatchObject({ failure: 'blocked_address' });
+      expect(refused.error).toContain('https://evil.[redacted].example');
+      expect(refused.error?.toLowerCase()).not.toContain('acctsecret99');
     });
 
     it('keeps the origin of a url that takes only its path or query from an answer', async () => {
       const template = steered('{{ api }}/v1/{{ next }}/chat?t={{ next }}', { 'x-api-key': '{{ client_secret }}' });
-      const t = fakeTransport([steer('acme'), chat('hello')]);
-      const result = await runProvider(
-        { ...call(template), inputs: { client_id: 'app-1', api: 'https://llm.example' } },
-        { transport: t, signers: noSigners, sleep: async () => undefined },
-      );
-      expect(result).toMatchObject({ content: 'hello', failure: null });
+      const api = { inputs: { client_id: 'app-1', api: 'https://llm.example' } };
+      const { t, result } = run(template, [steer('acme'), chat('hello')], api);
+      expect(await result).toMatchObject({ content: 'hello', failure: null });
       expect(t.sent[1].url).toBe('https://llm.example/v1/acme/chat?t=acme');
       // An answer's object read by property keeps the origin too.
       const byProperty = steered(
@@ -438,17 +432,12 @@ describe('runProvider with a workflow template', () => {
           tok: '{{ response.json() }}',
         },
       );
-      const t1 = fakeTransport([() => json(200, { tenant: 'acme', n: 1 }), chat('hi')]);
-      const r1 = await runProvider(
-        { ...call(byProperty), inputs: { client_id: 'app-1', api: 'https://llm.example' } },
-        { transport: t1, signers: noSigners, sleep: async () => undefined },
-      );
+      const r1 = await run(byProperty, [() => json(200, { tenant: 'acme', n: 1 }), chat('hi')], api).result;
       expect(r1).toMatchObject({ content: 'hi', failure: null });
       // The same answer cannot move the host: "evil.example#" makes the url another origin.
       const moved = steered('https://{{ next }}.llm.example/chat', { 'x-api-key': '{{ client_secret }}' });
-      const t2 = fakeTransport([steer('evil.example#'), chat('never')]);
-      const r2 = await runProvider(call(moved), { transport: t2, signers: noSigners, sleep: async () => undefined });
-      expect(r2).toMatchObject({ failure: 'blocked_address' });
+      const { t: t2, result: r2 } = run(moved, [steer('evil.example#'), chat('never')]);
+      expect(await r2).toMatchObject({ failure: 'blocked_address' });
       expect(t2.sent).toHaveLength(1);
     });
   });
