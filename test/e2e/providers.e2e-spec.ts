@@ -242,6 +242,30 @@ describe('providers through the gateway', () => {
     expect(res.body.error).toMatch(/refused|not allowed|blocked/i);
   });
 
+  it("does not let the caller's prompt choose the host a secret goes to", async () => {
+    const before = upstream.requests.length;
+    const res = await http(base, 'POST', `${P}/test`, {
+      auth: bearer(uniqueTenant(), 'member'),
+      body: {
+        template: {
+          type: 'request',
+          method: 'POST',
+          url: 'http://{{ prompt }}/v1/chat/completions',
+          headers: { Authorization: 'Bearer {{ apiKey }}' },
+          outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' },
+        },
+        inputs: {},
+        secrets: { apiKey: GOOD_KEY },
+        prompt: new URL(upstream.url).host,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ content: null, statusCode: null });
+    expect(res.body.error).toMatch(/origin from prompt, .* those secrets are not sent there/);
+    expect(JSON.stringify(res.body)).not.toContain(GOOD_KEY);
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it('answers 422 naming the place for an invalid template', async () => {
     const auth = bearer(uniqueTenant(), 'member');
     const bad = await http(base, 'POST', `${P}/test`, {
