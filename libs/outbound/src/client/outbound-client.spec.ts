@@ -328,6 +328,31 @@ describe('OutboundClient failures', () => {
     }
   });
 
+  it('fails a body cut short by the server, without waiting for the deadline', async () => {
+    const cut = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('only ten b');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    try {
+      const started = Date.now();
+      const err = await failure(
+        client(allowLocal).request({ method: 'GET', url: `http://127.0.0.1:${cut.port}/`, timeoutMs: 5000 }),
+      );
+      expect(err.kind).toBe('unreachable');
+      expect(err.message).toContain('connection reset');
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await cut.close();
+    }
+  });
+
+  it('refuses an IP literal each time it is asked: a refusal is never remembered as checked', async () => {
+    const c = client();
+    for (let i = 0; i < 2; i++)
+      expect((await failure(c.request({ method: 'GET', url: 'http://127.0.0.1:9/' }))).kind).toBe('blocked_address');
+  });
+
   describe('size caps', () => {
     let big: LocalServer;
     beforeAll(async () => {
@@ -348,6 +373,15 @@ describe('OutboundClient failures', () => {
       );
       expect(err.kind).toBe('too_large');
       expect(err.message).toBe(`the response from http://127.0.0.1:${big.port} is larger than 1024 bytes`);
+    });
+
+    it('answers the next request on a client whose last response outgrew the cap', async () => {
+      const capped = client({ ...allowLocal, maxResponseBytes: 1024 });
+      const url = `http://127.0.0.1:${big.port}/`;
+      expect((await failure(capped.request({ method: 'GET', url }))).kind).toBe('too_large');
+      const gz = await capped.request({ method: 'HEAD', url: `${url}gzip` });
+      expect(gz.status).toBe(200);
+      expect(gz.body.length).toBe(0);
     });
 
     it('counts the decompressed size, so a small gzip bomb is caught too', async () => {

@@ -56,6 +56,8 @@ export interface OutboundStreamResponse extends OutboundResponseHead {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** URLs the client remembers as checked before it forgets them all and starts again. */
+const CHECKED_URLS_MAX = 512;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -81,6 +83,11 @@ export class OutboundClient {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly maxRequestBytes: number;
+  /**
+   * URLs already parsed and found allowed (the proxy sends to the same few all day): the guard's
+   * verdict on an IP literal depends only on the URL and this client's allowlist. Read only, never changed.
+   */
+  private readonly checkedUrls = new Map<string, URL>();
 
   constructor(options: OutboundClientOptions = {}) {
     const allowlist =
@@ -95,12 +102,11 @@ export class OutboundClient {
   }
 
   async request(req: OutboundRequest): Promise<OutboundResponse> {
-    const { res, body, ctx, finish } = await this.send(req);
+    const { res, ctx, finish, origin } = await this.send(req);
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(chunk as Buffer);
+      const body = await readBody(req.method, res, this.maxResponseBytes, origin);
       finish();
-      return { ...head(res), body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) };
+      return { ...head(res), body };
     } catch (err) {
       const failure = toOutboundError(err, ctx());
       finish(failure);
@@ -110,7 +116,8 @@ export class OutboundClient {
 
   /** Like request, but hands over the body as it arrives (server-sent events from a model). */
   async stream(req: OutboundRequest): Promise<OutboundStreamResponse> {
-    const { res, body, ctx, finish } = await this.send(req);
+    const { res, ctx, finish, origin } = await this.send(req);
+    const body = decodedBody(req.method, res, this.maxResponseBytes, origin);
     return { ...head(res), body: relay(body, ctx, finish) };
   }
 
@@ -121,9 +128,8 @@ export class OutboundClient {
   }
 
   /**
-   * Sends the request on the guarded agents and resolves with the response head, and its body
-   * decompressed and held to the size cap. The deadline covers the body too; until `finish`, it
-   * (or the caller's signal) breaks the exchange off.
+   * Sends the request on the guarded agents and resolves with the response, its body unread. The
+   * deadline covers the body too; until `finish`, it (or the caller's signal) breaks the exchange off.
    */
   private async send(req: OutboundRequest) {
     const url = this.checkUrl(req.url);
@@ -134,14 +140,19 @@ export class OutboundClient {
       timeoutMs,
       maxResponseBytes: this.maxResponseBytes,
       maxRequestBytes: this.maxRequestBytes,
-      timedOut: deadline.signal.aborted,
+      timedOut,
     });
     const data = toBuffer(req.body);
     if (data && data.length > this.maxRequestBytes)
       throw new OutboundError('too_large', `the request body is larger than ${this.maxRequestBytes} bytes`);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const signal = req.signal ? AbortSignal.any([deadline.signal, req.signal]) : deadline.signal;
+    // The deadline calls abort itself: an AbortController and its event listener per request cost
+    // more than the timer; only a caller's signal is listened to.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort();
+    }, timeoutMs);
+    const signal = req.signal;
     const span = startClientSpan(req.method, url);
     let finished = false;
     let exchange: { req?: http.ClientRequest; res?: http.IncomingMessage } = {};
@@ -155,7 +166,7 @@ export class OutboundClient {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      signal.removeEventListener('abort', abort);
+      signal?.removeEventListener('abort', abort);
       exchange = {};
       if (failure) {
         span.setAttribute('error.type', failure.kind);
@@ -164,7 +175,7 @@ export class OutboundClient {
       span.end();
     };
     try {
-      signal.addEventListener('abort', abort, { once: true });
+      signal?.addEventListener('abort', abort, { once: true });
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         const https = url.protocol === 'https:';
         const outgoing = (https ? httpsRequest : httpRequest)(url, {
@@ -176,13 +187,13 @@ export class OutboundClient {
         // Kept for the whole exchange: an abort after the response destroys the request too.
         outgoing.on('error', reject);
         outgoing.once('response', resolve);
-        if (signal.aborted) abort();
+        if (signal?.aborted) abort();
         outgoing.end(data);
       });
       exchange.res = res;
       span.setAttribute('http.response.status_code', res.statusCode ?? 0);
       if ((res.statusCode ?? 0) >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
-      return { res, body: decodedBody(req.method, res, this.maxResponseBytes, url.origin), ctx, finish };
+      return { res, ctx, finish, origin: url.origin };
     } catch (err) {
       const failure = toOutboundError(err, ctx());
       finish(failure);
@@ -191,6 +202,15 @@ export class OutboundClient {
   }
 
   private checkUrl(raw: string): URL {
+    let url = this.checkedUrls.get(raw);
+    if (url) return url;
+    url = this.parseAndCheck(raw);
+    if (this.checkedUrls.size >= CHECKED_URLS_MAX) this.checkedUrls.clear();
+    this.checkedUrls.set(raw, url);
+    return url;
+  }
+
+  private parseAndCheck(raw: string): URL {
     let url: URL;
     try {
       url = new URL(raw);
@@ -278,6 +298,39 @@ function decodedBody(method: string, res: http.IncomingMessage, max: number, ori
     decoder?.destroy();
   });
   return capped;
+}
+
+/**
+ * The whole body, decompressed and held to `max` bytes. One with no content encoding (what model
+ * providers send) is gathered from the response's own events: a Transform, a pipe and an async
+ * iterator per request cost the message proxy more than the rest of its HTTP client.
+ */
+function readBody(method: string, res: http.IncomingMessage, max: number, origin: string): Promise<Buffer> {
+  if (method.toUpperCase() !== 'HEAD' && decoderFor(res)) return gather(decodedBody(method, res, max, origin));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= max) return void chunks.push(chunk);
+      const tooLarge = new OutboundError('too_large', `the response from ${origin} is larger than ${max} bytes`);
+      reject(tooLarge);
+      // Frees the connection; the error it reports after this one changes nothing.
+      res.destroy(tooLarge);
+    });
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)));
+    res.once('error', reject);
+    // A response cut short that reports no error of its own.
+    res.once('close', () => {
+      if (!res.complete) reject(Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' }));
+    });
+  });
+}
+
+async function gather(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 /** Re-emits the body, turning a mid-body failure into an OutboundError and ending the deadline with the body. */
