@@ -161,6 +161,21 @@ describe('prompt store', () => {
     expect(before.prompt.result.scannerResults).toEqual(got.prompt.result.scannerResults);
   });
 
+  it('compresses a large row with LZ4 where the server has it, and reads it back whole', async () => {
+    const { rows: lz4 } = await svc.db.query(
+      "SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)",
+    );
+    const tenant = uniqueTenant();
+    const input = 'the quarterly numbers look steady '.repeat(200);
+    await publishRecords(svc.nc, [promptRecord(tenant, { input })]);
+    await storeCaughtUp();
+    const { rows } = await svc.db.query(
+      'SELECT input, pg_column_compression(input) AS method FROM prompts.prompts WHERE tenant = $1',
+      [tenant],
+    );
+    expect(rows).toEqual([{ input, method: lz4.length ? 'lz4' : 'pglz' }]);
+  });
+
   it('stores a record once however often it is delivered', async () => {
     const tenant = uniqueTenant();
     const [a, b] = [promptRecord(tenant, { input: 'first' }), promptRecord(tenant, { input: 'second' })];

@@ -18,11 +18,29 @@ export interface ServiceSchema {
 type Queryable = {
   performIO(q: unknown): Promise<{ fields: { dataTypeID: number }[] }>;
   startTransaction?: (...a: unknown[]) => Promise<unknown>;
+  executeScript?: (script: string) => Promise<void>;
+  client?: { query(sql: string): Promise<unknown> };
+  onError?: (err: unknown) => never;
 };
 
-/** The engine's catalog queries return Postgres "char" (OID 18), which the pg adapter cannot map: read it as text. */
+/**
+ * The engine's catalog queries return Postgres "char" (OID 18), which the pg adapter cannot map:
+ * read it as text. And a migration script goes to Postgres whole, as `pnpm db:migrate` sends it
+ * (the adapter would cut it at every `;`, inside a quoted DO block's body too).
+ */
 function readCharAsText<T extends object>(queryable: T): T {
   const q = queryable as unknown as Queryable;
+  if (typeof q.executeScript === 'function' && q.client) {
+    const client = q.client;
+    q.executeScript = async (script) => {
+      try {
+        await client.query(script);
+      } catch (err) {
+        if (q.onError) q.onError(err);
+        throw err;
+      }
+    };
+  }
   const performIO = q.performIO.bind(q);
   q.performIO = async (query) => {
     const res = await performIO(query);
