@@ -65,11 +65,11 @@ export function runScanJob(
         completedAt: startedAt,
       };
     try {
-      const result = budget.run(() => {
+      const matches = budget.run(() => {
         canonical ??= canonicalize(job.text);
-        return scanner.scan(job.text, { canonical, deadline: budget.deadline });
+        return scanner.find(job.text, { canonical, deadline: budget.deadline });
       });
-      return { failed: result.outcome === 'failed', matches: result.data.matches, startedAt, completedAt: Date.now() };
+      return { failed: matches.length > 0, matches, startedAt, completedAt: Date.now() };
     } catch (err) {
       if (!(err instanceof ScanLimitError)) throw err;
       return { overLimit: err.message, limit: err.limit, startedAt, completedAt: Date.now() };

@@ -25,6 +25,17 @@ describe('compileScanner', () => {
     });
   });
 
+  it('finds the matches scan reports, within the same limits, with no dates', () => {
+    const scanner = compileScanner({ type: 'regex', patterns: ['\\bkey-\\d+'] }, { maxTextBytes: 64 });
+    const text = 'key-1 and key-22';
+    expect(scanner.find(text)).toEqual(scanner.scan(text).data.matches);
+    expect(scanner.find(text)).toEqual([
+      [0, 5, 0],
+      [10, 16, 0],
+    ]);
+    expect(() => scanner.find('key-1 '.repeat(20))).toThrow(ScanLimitError);
+  });
+
   it('leaves the matched text out unless asked for it', () => {
     expect(
       compileScanner({ type: 'keyword', words: ['falcon'] }, { includeText: true }).scan('Project Falcon').data.matches,

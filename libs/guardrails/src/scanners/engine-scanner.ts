@@ -35,6 +35,18 @@ export class EngineScanner implements Scanner {
   scan(text: string, options: ScanOptions = {}): ScanResult {
     const startedDate = new Date().toISOString();
     const t0 = performance.now();
+    const matches = this.find(text, options);
+    return {
+      outcome: matches.length > 0 ? 'failed' : 'passed',
+      data: { type: this.type, matches },
+      startedDate,
+      completedDate: new Date().toISOString(),
+      durationMs: Math.round((performance.now() - t0) * 1000) / 1000,
+    };
+  }
+
+  find(text: string, options: ScanOptions = {}): ScanMatch[] {
+    const t0 = performance.now();
     this.checkSize(text);
     options.deadline?.check();
     const canonical = options.canonical?.original === text ? options.canonical : canonicalize(text);
@@ -47,15 +59,8 @@ export class EngineScanner implements Scanner {
     // The last search's matches are counted here, after the loop that would have checked them.
     if (found.length > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
     const matches = this.toMatches(found, canonical);
-    const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
-    options.deadline?.spend(durationMs);
-    return {
-      outcome: matches.length > 0 ? 'failed' : 'passed',
-      data: { type: this.type, matches },
-      startedDate,
-      completedDate: new Date().toISOString(),
-      durationMs,
-    };
+    options.deadline?.spend(Math.round((performance.now() - t0) * 1000) / 1000);
+    return matches;
   }
 
   /** Matches found in canonical text, as offsets into the original (and its text, if asked). */

@@ -1,7 +1,7 @@
 import type { EngineType } from '../config/scanner-config';
 import type { ScanDeadline } from '../budget/scan-deadline';
 import type { CanonicalText } from '../canonical/canonicalize';
-import type { ScanResult, ScanResultLike } from './scan-result';
+import type { ScanMatch, ScanResult, ScanResultLike } from './scan-result';
 
 export interface ScanOptions {
   /** The request's total scan budget; past it the scan throws ScanLimitError('budget'). */
@@ -22,6 +22,8 @@ export interface Scanner {
    * matches, time, the request's deadline): the scan fails closed.
    */
   scan(text: string, options?: ScanOptions): ScanResult;
+  /** `scan`'s matches alone, for callers that keep their own times (no dates to format). */
+  find(text: string, options?: ScanOptions): ScanMatch[];
   /**
    * The longest match this scanner can report, in canonical UTF-16 units, worked out from its
    * patterns, keywords or detectors; Infinity when a pattern is unbounded (see maxMatchLength).
