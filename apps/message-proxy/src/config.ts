@@ -161,6 +161,15 @@ export class ProxyConfig extends PlatformConfig {
   @Min(1)
   @Max(100)
   RECORD_GROUP_MAX = 100;
+
+  /**
+   * How a prompt record carries its scanner results on the bus: `tuples` (each one array of its
+   * fields, ScannerResultTuple: half a guarded record's bytes) or `objects`, the form of releases
+   * before 2026-12-02, whose prompt store refuses tuples. Upgrading a running deployment, keep
+   * `objects` until every prompts replica runs this release or a later one.
+   */
+  @IsIn(['tuples', 'objects'])
+  RECORD_SCANNER_RESULTS_FORM: 'tuples' | 'objects' = 'tuples';
 }
 
 export const PROXY_CONFIG = Symbol('PROXY_CONFIG');

@@ -16,7 +16,7 @@ export class PromptsConfig extends DatabaseConfig {
 
   /**
    * How a stored prompt keeps its scanner results: `arrays` (each result one array of its fields,
-   * see prompt.mapper's StoredResult) or `objects` (the form of releases before 2026-11-27). Every
+   * ScannerResultTuple, the form the proxy publishes) or `objects` (the form of releases before 2026-11-27). Every
    * release since reads both; a release before reads only objects, and shows the scanner results
    * of rows stored as arrays empty. Upgrading a running deployment, keep `objects` until no replica
    * of an earlier release runs and no rollback to one is wanted, then switch.

@@ -8,6 +8,8 @@ import {
   ProxyEventContracts,
   type ScannerResultRecord,
   recordedScannerResultView,
+  scannerResultObject,
+  scannerResultTuple,
 } from '@bastion/contracts';
 import { type EventGroups, EventPublisher } from '@bastion/messaging';
 import type { Logger } from 'pino';
@@ -98,8 +100,14 @@ export class PromptRecorder {
         scannerResults: parts.scannerResults,
       },
     };
+    // On the bus, each scanner result as a tuple (ScannerResultTuple: half the bytes of an object),
+    // unless an upgrade still runs prompt stores that read only objects.
+    const wire =
+      this.config.RECORD_SCANNER_RESULTS_FORM === 'objects'
+        ? event
+        : { ...event, result: { ...event.result, scannerResults: parts.scannerResults.map(scannerResultTuple) } };
     try {
-      await this.records.publishDurably(event, event.id, this.config.RECORD_BUDGET_MS);
+      await this.records.publishDurably(wire, event.id, this.config.RECORD_BUDGET_MS);
     } catch (err) {
       this.logger.error({ err, promptId: event.id }, 'could not make a prompt record durable; answering 503');
       throw err;
@@ -129,7 +137,7 @@ export function promptView(e: PromptRecordedEvent): PromptView {
       response: e.result.response,
       files: e.result.files,
       providerResult: e.result.providerResult,
-      scannerResults: e.result.scannerResults.map(recordedScannerResultView),
+      scannerResults: e.result.scannerResults.map((r) => recordedScannerResultView(scannerResultObject(r))),
     },
   };
 }

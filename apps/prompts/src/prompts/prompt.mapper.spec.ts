@@ -1,4 +1,4 @@
-import type { PromptRecordedEvent } from '@bastion/contracts';
+import { type PromptRecordedEvent, scannerResultTuple } from '@bastion/contracts';
 import { Prisma, type Prompt } from '../generated/prisma/client';
 import { jsonForPostgres, promptRow, promptView, scanView, templateView } from './prompt.mapper';
 
@@ -207,6 +207,23 @@ describe('prompt mapping', () => {
       { ...results[1], scannerVersionMeta: ref },
     ]);
     expect(promptView(stored(objects)).result.scannerResults).toEqual(compact);
+  });
+
+  it('stores the tuples a record carries as they are, and as objects in the objects form, read back the same', () => {
+    const ref = { id: 'v1', name: 'cards', published: true, direction: 'both' as const };
+    const results = [scanner, { ...scanner, scannerId: 's2', outcome: 'passed' as const, scannerVersionMeta: ref }];
+    const tuples = results.map(scannerResultTuple);
+    const fromObjects = promptRow(record({ result: { ...record().result, scannerResults: results } }));
+    const fromTuples = promptRow(record({ result: { ...record().result, scannerResults: tuples } }));
+    expect(fromTuples.scannerResults).toEqual(tuples);
+    expect(fromTuples.scannerResults).toEqual(fromObjects.scannerResults);
+    const objects = promptRow(record({ result: { ...record().result, scannerResults: tuples } }), 'objects');
+    expect(objects.scannerResults).toEqual(
+      promptRow(record({ result: { ...record().result, scannerResults: results } }), 'objects').scannerResults,
+    );
+    expect(promptView(stored(objects)).result.scannerResults).toEqual(
+      promptView(stored(fromTuples)).result.scannerResults,
+    );
   });
 
   it('reads a scanner_results value it did not write (not an array, odd elements, short arrays) without failing', () => {

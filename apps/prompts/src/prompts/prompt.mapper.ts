@@ -8,7 +8,12 @@ import {
   type StoredScanView,
   type ScannerResultView,
   type ScannerVersionRef,
+  type RecordedScannerResult,
+  type ScannerResultRecord,
   recordedScannerResultView,
+  scannerResultFromTuple,
+  scannerResultObject,
+  scannerResultTuple,
 } from '@bastion/contracts';
 import { Prisma, type Prompt, type PromptTemplate } from '../generated/prisma/client';
 import type { ScannerResultsForm } from '../config';
@@ -61,7 +66,7 @@ export function promptRow(e: PromptRecordedEvent, form: ScannerResultsForm = 'ar
       ? (providerResultView(r.providerResult as unknown as Loose) as Json)
       : Prisma.DbNull,
     scannerResults: (r.scannerResults ?? []).map((s) =>
-      form === 'arrays' ? storedResult(s as unknown as Loose) : scannerResultRow(s as unknown as Loose),
+      form === 'arrays' ? storedResult(s) : scannerResultRow(scannerResultObject(s) as unknown as Loose),
     ) as unknown as Json,
   };
 }
@@ -147,45 +152,12 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
 }
 
 /**
- * A scanner result as a row keeps it (PROMPTS_SCANNER_RESULTS_FORM `arrays`): its fields in one
- * array, in this order, not an object. A guarded call records a result per scanner and direction
- * (six for three scanners both ways), and as objects their key names were most of the row's bytes,
- * which Postgres parsed into jsonb, wrote and logged for every row. Rows may hold either form; both
- * are read. The order is fixed: a field added later goes at the end, and a shorter array is read
- * without it.
+ * A scanner result as a row keeps it (PROMPTS_SCANNER_RESULTS_FORM `arrays`): the record's own
+ * tuple (ScannerResultTuple), passed through as checked; a result published as an object is turned
+ * into one. Rows may hold either form; both are read.
  */
-type StoredResult = [
-  scannerId: string,
-  outcome: string,
-  scanDirection: string,
-  data: unknown,
-  message: string,
-  customConfig: boolean,
-  startedDate: string,
-  completedDate: string,
-  versionId: string | null,
-  versionName: string,
-  versionPublished: boolean,
-  versionDirection: string | null,
-];
-
-function storedResult(s: Loose): StoredResult {
-  const r = scannerResultRow(s);
-  const v = r.scannerVersionMeta;
-  return [
-    r.scannerId,
-    r.outcome,
-    r.scanDirection,
-    r.data,
-    r.message,
-    r.customConfig,
-    r.startedDate,
-    r.completedDate,
-    v ? v.id : null,
-    v ? v.name : '',
-    v ? v.published : false,
-    v ? (v.direction ?? null) : null,
-  ];
+function storedResult(s: RecordedScannerResult): unknown[] {
+  return Array.isArray(s) ? s : scannerResultTuple(scannerResultRow(s as unknown as Loose) as ScannerResultRecord);
 }
 
 /** The spec's scanner results of a row's `scanner_results`, in either form a row may hold. */
@@ -193,27 +165,10 @@ function storedResults(value: unknown): ScannerResultView[] {
   if (!Array.isArray(value)) return [];
   const views: ScannerResultView[] = [];
   for (const s of value as unknown[]) {
-    if (Array.isArray(s)) views.push(recordedScannerResultView(scannerResultRow(fromStored(s))));
+    if (Array.isArray(s)) views.push(recordedScannerResultView(scannerResultRow(scannerResultFromTuple(s))));
     else if (s !== null && typeof s === 'object') views.push(recordedScannerResultView(scannerResultRow(s as Loose)));
   }
   return views;
-}
-
-/** A StoredResult as a record's object; an array too short or of other types reads as empty fields, never fails. */
-function fromStored(s: unknown[]): Loose {
-  const [scannerId, outcome, scanDirection, data, message, customConfig, startedDate, completedDate] = s;
-  const [versionId, name, published, direction] = s.slice(8);
-  return {
-    scannerId,
-    outcome,
-    scanDirection,
-    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? data : undefined,
-    message,
-    customConfig,
-    startedDate,
-    completedDate,
-    scannerVersionMeta: typeof versionId === 'string' ? { id: versionId, name, published, direction } : null,
-  };
 }
 
 /**

@@ -1,6 +1,12 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { checkPromptRecord, PromptRecordedEvent } from './prompt-record.event';
+import {
+  checkPromptRecord,
+  PromptRecordedEvent,
+  scannerResultFromTuple,
+  scannerResultTuple,
+  type ScannerResultRecord,
+} from './prompt-record.event';
 
 const AT = '2026-03-01T10:00:00.000Z';
 
@@ -114,6 +120,67 @@ describe('checkPromptRecord', () => {
     const raw = withValue(path, value);
     expect(validatorAccepts(raw)).toBe(false);
     expect(checkPromptRecord(raw)).toBe(path.replace(/^(result\.\w+)\..*$/, '$1'));
+  });
+
+  describe('scanner results as tuples (what the proxy publishes)', () => {
+    const object: ScannerResultRecord = {
+      scannerId: 's',
+      outcome: 'failed',
+      scanDirection: 'response',
+      data: { type: 'regex', matches: [[3, 9, 0]] },
+      message: 'matched',
+      customConfig: true,
+      startedDate: AT,
+      completedDate: AT,
+      scannerVersionMeta: { id: 'v-1', name: 'cards', published: true, direction: 'both' },
+    };
+    const tuple: unknown[] = scannerResultTuple(object);
+
+    it('turns a result into a tuple and back', () => {
+      expect(tuple).toEqual([
+        's',
+        'failed',
+        'response',
+        object.data,
+        'matched',
+        true,
+        AT,
+        AT,
+        'v-1',
+        'cards',
+        true,
+        'both',
+      ]);
+      expect(scannerResultFromTuple(tuple)).toEqual(object);
+      expect(scannerResultFromTuple(scannerResultTuple({ ...object, scannerVersionMeta: null }))).toEqual({
+        ...object,
+        scannerVersionMeta: null,
+      });
+    });
+
+    it('accepts tuples, objects, and both in one record', () => {
+      for (const results of [[tuple], [object, tuple]]) {
+        const raw = withValue('result.scannerResults', results);
+        expect(checkPromptRecord(raw)).toBeUndefined();
+        expect(validatorAccepts(raw)).toBe(true);
+      }
+    });
+
+    it.each([
+      ['one field short', tuple.slice(0, 11)],
+      ['an outcome it does not know', tuple.with(1, 'ok')],
+      ['a direction that is not one', tuple.with(2, 'both')],
+      ['data that is not an object', tuple.with(3, 'regex')],
+      ['a message that is not text', tuple.with(4, 5)],
+      ['customConfig that is not a boolean', tuple.with(5, 'yes')],
+      ['a start that is not a date', tuple.with(6, 'soon')],
+      ['a version id that is a number', tuple.with(8, 7)],
+      ['a version direction it does not know', tuple.with(11, 'sideways')],
+    ])('refuses a tuple with %s, as class-validator does', (_, bad) => {
+      const raw = withValue('result.scannerResults', [tuple, bad]);
+      expect(checkPromptRecord(raw)).toBe('result.scannerResults');
+      expect(validatorAccepts(raw)).toBe(false);
+    });
   });
 
   it('refuses what is not a record at all', () => {

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  ValidateBy,
   IsArray,
   IsBoolean,
   IsIn,
@@ -91,6 +92,75 @@ export class ScannerResultRecord {
   scannerVersionMeta?: ScannerVersionRef | ScannerVersionMeta | null;
 }
 
+/**
+ * A scanner result as a record carries it on the bus and the prompt store keeps it in a row: its
+ * fields in one array, in this order, not an object. A guarded call records a result per scanner
+ * and direction (six for three scanners both ways); as objects their key names were half the
+ * record's bytes, which JetStream stored and delivered and the store parsed, and most of the row,
+ * which Postgres parsed into jsonb and wrote. The order is fixed: a field added later goes at the
+ * end, and a shorter array is read without it.
+ */
+export type ScannerResultTuple = [
+  scannerId: string,
+  outcome: 'passed' | 'failed',
+  scanDirection: 'request' | 'response',
+  data: { type: string; matches: unknown[] },
+  message: string,
+  customConfig: boolean,
+  startedDate: string,
+  completedDate: string,
+  versionId: string | null,
+  versionName: string,
+  versionPublished: boolean,
+  versionDirection: ScannerVersionRef['direction'] | null,
+];
+
+/** A scanner result in a record: a tuple (what the proxy publishes) or an object (records published before). */
+export type RecordedScannerResult = ScannerResultRecord | ScannerResultTuple;
+
+export function scannerResultTuple(r: ScannerResultRecord): ScannerResultTuple {
+  const v = r.scannerVersionMeta;
+  return [
+    r.scannerId,
+    r.outcome,
+    r.scanDirection,
+    r.data,
+    r.message,
+    r.customConfig,
+    r.startedDate,
+    r.completedDate,
+    v ? v.id : null,
+    v ? v.name : '',
+    v ? v.published : false,
+    v ? (v.direction ?? null) : null,
+  ];
+}
+
+/**
+ * A tuple as a result object; a stored array too short or of other types reads as empty fields and
+ * never fails (rows are shown as they are; the store's check keeps bad ones off the bus).
+ */
+export function scannerResultFromTuple(t: readonly unknown[]): Record<string, unknown> {
+  const [scannerId, outcome, scanDirection, data, message, customConfig, startedDate, completedDate] = t;
+  const [versionId, name, published, direction] = t.slice(8);
+  return {
+    scannerId,
+    outcome,
+    scanDirection,
+    data: isPlainRecord(data) ? data : undefined,
+    message,
+    customConfig,
+    startedDate,
+    completedDate,
+    scannerVersionMeta: typeof versionId === 'string' ? { id: versionId, name, published, direction } : null,
+  };
+}
+
+/** A recorded result as an object, whichever form it came in (the form of a record checked by checkPromptRecord). */
+export function scannerResultObject(r: RecordedScannerResult): ScannerResultRecord {
+  return Array.isArray(r) ? (scannerResultFromTuple(r) as unknown as ScannerResultRecord) : r;
+}
+
 export class ProviderResultRecord {
   @IsString()
   data!: string;
@@ -122,10 +192,16 @@ export class PromptResultRecord {
   @Type(() => ProviderResultRecord)
   providerResult!: ProviderResultRecord | null;
 
+  /** Tuples from the proxy; objects in records published before it sent tuples. */
   @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => ScannerResultRecord)
-  scannerResults!: ScannerResultRecord[];
+  @ValidateBy({
+    name: 'isRecordedScannerResult',
+    validator: {
+      validate: (v: unknown) => Array.isArray(v) && v.every((s) => checkScannerResult(s)),
+      defaultMessage: () => 'each scanner result must be a scanner result tuple or object',
+    },
+  })
+  scannerResults!: RecordedScannerResult[];
 }
 
 /**
@@ -244,22 +320,42 @@ export function checkPromptRecord(raw: unknown): string | undefined {
     )
       return 'result.providerResult';
   }
-  if (!Array.isArray(r.scannerResults)) return 'result.scannerResults';
-  for (const s of r.scannerResults as unknown[]) {
-    if (
-      !isPlainRecord(s) ||
-      !isString(s.scannerId) ||
-      (s.outcome !== 'passed' && s.outcome !== 'failed') ||
-      (s.scanDirection !== 'request' && s.scanDirection !== 'response') ||
-      !isPlainRecord(s.data) ||
-      !isString(s.message) ||
-      typeof s.customConfig !== 'boolean' ||
-      !isDate(s.startedDate) ||
-      !isDate(s.completedDate) ||
-      !(isAbsent(s.scannerVersionMeta) || isPlainRecord(s.scannerVersionMeta))
-    ) {
-      return 'result.scannerResults';
-    }
-  }
+  if (!Array.isArray(r.scannerResults) || !r.scannerResults.every(checkScannerResult)) return 'result.scannerResults';
   return undefined;
+}
+
+const isOutcome = (v: unknown): boolean => v === 'passed' || v === 'failed';
+const isScanDirection = (v: unknown): boolean => v === 'request' || v === 'response';
+const isVersionDirection = (v: unknown): boolean => v === 'request' || v === 'response' || v === 'both';
+
+/** Whether a recorded scanner result is one the store can write: a whole tuple, or an object with the spec's fields. */
+function checkScannerResult(s: unknown): boolean {
+  if (Array.isArray(s))
+    return (
+      s.length >= 12 &&
+      isString(s[0]) &&
+      isOutcome(s[1]) &&
+      isScanDirection(s[2]) &&
+      isPlainRecord(s[3]) &&
+      isString(s[4]) &&
+      typeof s[5] === 'boolean' &&
+      isDate(s[6]) &&
+      isDate(s[7]) &&
+      (s[8] === null || isString(s[8])) &&
+      isString(s[9]) &&
+      typeof s[10] === 'boolean' &&
+      (s[11] === null || isVersionDirection(s[11]))
+    );
+  return (
+    isPlainRecord(s) &&
+    isString(s.scannerId) &&
+    isOutcome(s.outcome) &&
+    isScanDirection(s.scanDirection) &&
+    isPlainRecord(s.data) &&
+    isString(s.message) &&
+    typeof s.customConfig === 'boolean' &&
+    isDate(s.startedDate) &&
+    isDate(s.completedDate) &&
+    (isAbsent(s.scannerVersionMeta) || isPlainRecord(s.scannerVersionMeta))
+  );
 }
