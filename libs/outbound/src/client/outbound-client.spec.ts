@@ -347,6 +347,31 @@ describe('OutboundClient failures', () => {
     }
   });
 
+  it('fails a stream cut short by the server as an OutboundError, and gives the reader what came first', async () => {
+    const cut = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: ping\n\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    try {
+      const res = await client(allowLocal).stream({
+        method: 'GET',
+        url: `http://127.0.0.1:${cut.port}/`,
+        timeoutMs: 5000,
+      });
+      const read: string[] = [];
+      const err = await failure(
+        (async () => {
+          for await (const chunk of res.body) read.push(String(chunk));
+        })(),
+      );
+      expect(read.join('')).toBe('event: ping\n\n');
+      expect(err.kind).toBe('unreachable');
+    } finally {
+      await cut.close();
+    }
+  });
+
   it('refuses an IP literal each time it is asked: a refusal is never remembered as checked', async () => {
     const c = client();
     for (let i = 0; i < 2; i++)

@@ -117,8 +117,11 @@ export class OutboundClient {
   /** Like request, but hands over the body as it arrives (server-sent events from a model). */
   async stream(req: OutboundRequest): Promise<OutboundStreamResponse> {
     const { res, ctx, finish, origin } = await this.send(req);
-    const body = decodedBody(req.method, res, this.maxResponseBytes, origin);
-    return { ...head(res), body: relay(body, ctx, finish) };
+    const body = decodedBody(req.method, res, this.maxResponseBytes, origin, (err) => toOutboundError(err, ctx()));
+    // The deadline ends with the body, however it ends: read to its end, failed, or given up by its reader.
+    body.once('error', (err) => finish(err as OutboundError));
+    body.once('close', () => finish());
+    return { ...head(res), body };
   }
 
   /** Closes pooled connections; in-flight requests fail. */
@@ -142,7 +145,7 @@ export class OutboundClient {
       maxRequestBytes: this.maxRequestBytes,
       timedOut,
     });
-    const data = toBuffer(req.body);
+    const data = bodyOf(req.body);
     if (data && data.length > this.maxRequestBytes)
       throw new OutboundError('too_large', `the request body is larger than ${this.maxRequestBytes} bytes`);
     // The deadline calls abort itself: an AbortController and its event listener per request cost
@@ -188,7 +191,7 @@ export class OutboundClient {
         outgoing.on('error', reject);
         outgoing.once('response', resolve);
         if (signal?.aborted) abort();
-        outgoing.end(data);
+        outgoing.end(data?.bytes);
       });
       exchange.res = res;
       span.setAttribute('http.response.status_code', res.statusCode ?? 0);
@@ -272,8 +275,18 @@ function decoderFor(res: http.IncomingMessage): Transform | undefined {
   }
 }
 
-/** The body as the caller reads it: decompressed, and failing with too_large past `max` bytes. */
-function decodedBody(method: string, res: http.IncomingMessage, max: number, origin: string): Readable {
+/**
+ * The body as the caller reads it: decompressed, and failing with too_large past `max` bytes, or
+ * with what `failure` makes of the connection's or decoder's error (the caller reads an
+ * OutboundError). A reader that destroys it, or a cap that was hit, frees the connection.
+ */
+function decodedBody(
+  method: string,
+  res: http.IncomingMessage,
+  max: number,
+  origin: string,
+  failure: (err: unknown) => Error = (err) => err as Error,
+): Readable {
   const decoder = method.toUpperCase() === 'HEAD' ? undefined : decoderFor(res);
   let received = 0;
   const capped = new Transform({
@@ -284,8 +297,12 @@ function decodedBody(method: string, res: http.IncomingMessage, max: number, ori
       done(null, chunk);
     },
   });
-  const fail = (err: Error) => capped.destroy(err);
+  const fail = (err: Error) => capped.destroy(failure(err));
   res.on('error', fail);
+  // A response cut short that reports no error of its own.
+  res.once('close', () => {
+    if (!res.complete) fail(Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' }));
+  });
   if (decoder) {
     decoder.on('error', fail);
     res.pipe(decoder).pipe(capped);
@@ -333,38 +350,6 @@ async function gather(body: Readable): Promise<Buffer> {
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
-/** Re-emits the body, turning a mid-body failure into an OutboundError and ending the deadline with the body. */
-function relay(source: Readable, ctx: () => FailureContext, finish: (failure?: OutboundError) => void): Readable {
-  /** The caller destroyed the body: the source's end that follows is no failure. */
-  let released = false;
-  async function* chunks(): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of source) yield chunk as Buffer;
-    } catch (err) {
-      if (released) return;
-      const failure = toOutboundError(err, ctx());
-      finish(failure);
-      throw failure;
-    } finally {
-      finish();
-    }
-  }
-  const body = Readable.from(chunks(), { objectMode: false });
-  // Every way the body ends (read to its end, or given up by its reader) destroys it, which frees
-  // the connection here. The source goes first: destroying the body returns the generator only once
-  // the chunk it awaits arrives, which from an upstream that keeps its connection open and quiet may
-  // be never.
-  const destroyBody = body._destroy.bind(body);
-  body._destroy = (err, done) => {
-    released = true;
-    source.destroy();
-    destroyBody(err, done);
-  };
-  // And the timer, once the body is closed.
-  body.once('close', () => finish());
-  return body;
-}
-
 /** A CLIENT span for one request, a child of the current one: the host, never the path or query. */
 function startClientSpan(method: string, url: URL): Span {
   const upper = method.toUpperCase();
@@ -386,7 +371,7 @@ function startClientSpan(method: string, url: URL): Span {
  */
 function requestHeaders(
   given: Readonly<Record<string, string>> = {},
-  body: Buffer | undefined,
+  body: { length: number } | undefined,
   span: Span,
 ): Record<string, string> {
   const headers: Record<string, string> = { ...given };
@@ -400,11 +385,16 @@ function requestHeaders(
   return headers;
 }
 
-function toBuffer(body: string | Uint8Array | undefined): Buffer | undefined {
-  if (body === undefined || Buffer.isBuffer(body)) return body;
-  return typeof body === 'string'
-    ? Buffer.from(body, 'utf8')
-    : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+/**
+ * The body to send and its length in bytes. A string is handed to Node as it is, which writes it
+ * as UTF-8 (the same bytes Buffer.from makes) in one write with the request's head; a Buffer would
+ * leave in a second.
+ */
+function bodyOf(body: string | Uint8Array | undefined): { bytes: string | Buffer; length: number } | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') return { bytes: body, length: Buffer.byteLength(body, 'utf8') };
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return { bytes, length: bytes.length };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
