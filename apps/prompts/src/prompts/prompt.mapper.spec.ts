@@ -226,6 +226,12 @@ describe('prompt mapping', () => {
     );
   });
 
+  it("stores a tuple's known fields only: what a later release adds is not kept as if this one knew it", () => {
+    const tuple = [...scannerResultTuple(scanner), 'from a later release'];
+    const row = promptRow(record({ result: { ...record().result, scannerResults: [tuple as never] } }));
+    expect(row.scannerResults).toEqual([scannerResultTuple(scanner)]);
+  });
+
   it('reads a scanner_results value it did not write (not an array, odd elements, short arrays) without failing', () => {
     const row = (scannerResults: unknown) =>
       stored({ ...promptRow(record()), scannerResults: scannerResults as never });

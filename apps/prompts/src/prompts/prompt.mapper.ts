@@ -157,8 +157,13 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
  * into one. Rows may hold either form; both are read.
  */
 function storedResult(s: RecordedScannerResult): unknown[] {
-  return Array.isArray(s) ? s : scannerResultTuple(scannerResultRow(s as unknown as Loose) as ScannerResultRecord);
+  // Only the fields this release knows: a later one's extra fields are not stored as if they were.
+  if (Array.isArray(s)) return s.length > SCANNER_RESULT_FIELDS ? s.slice(0, SCANNER_RESULT_FIELDS) : s;
+  return scannerResultTuple(scannerResultRow(s as unknown as Loose) as ScannerResultRecord);
 }
+
+/** The fields of a ScannerResultTuple. */
+const SCANNER_RESULT_FIELDS = 12;
 
 /** The spec's scanner results of a row's `scanner_results`, in either form a row may hold. */
 function storedResults(value: unknown): ScannerResultView[] {

@@ -193,6 +193,15 @@ describe('OutboundClient against a local server', () => {
     expect(server.hits[0].headers['content-length']).toBe(String(Buffer.byteLength(body)));
   });
 
+  it('sends a header character from U+0080 to U+00FF as its one byte, with a string body as with none', async () => {
+    const c = client({ allowlist: '127.0.0.1' });
+    await c.request({ method: 'POST', url: url('/echo'), headers: { 'x-name': 'José' }, body: 'hi' });
+    await c.request({ method: 'GET', url: url('/echo'), headers: { 'x-name': 'José' } });
+    // The server reads header bytes as latin1: two UTF-8 bytes would read as "JosÃ©".
+    expect(server.hits.map((h) => h.headers['x-name'])).toEqual(['José', 'José']);
+    expect(server.hits[0].body.toString('utf8')).toBe('hi');
+  });
+
   it('delivers exactly what was signed: the server verifies an OCI signature over what it received', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const request = {
@@ -370,6 +379,36 @@ describe('OutboundClient failures', () => {
     } finally {
       await cut.close();
     }
+  });
+
+  it('gives a stream its reader left unread back to the pool, so the next request reuses its connection', async () => {
+    const ports = new Set<number>();
+    const srv = await startServer((req, res) => {
+      ports.add(req.socket.remotePort ?? 0);
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: a\n\n'.repeat(20000));
+    });
+    try {
+      const c = client(allowLocal);
+      const target = `http://127.0.0.1:${srv.port}/`;
+      const first = await c.stream({ method: 'GET', url: target });
+      // The whole answer arrives; the reader gives it up unread (a guard that stopped the stream).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first.body.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await c.request({ method: 'GET', url: target })).status).toBe(200);
+      expect(ports.size).toBe(1);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('remembers a short URL it found allowed, never a long one (a template may put a prompt in it)', async () => {
+    const c = client(allowLocal);
+    const remembered = (c as unknown as { checkedUrls: Map<string, URL> }).checkedUrls;
+    const short = `http://127.0.0.1:${await freePort()}/v1/messages`;
+    const long = `${short}?q=${'a'.repeat(600)}`;
+    for (const target of [short, long]) await failure(c.request({ method: 'GET', url: target, timeoutMs: 1000 }));
+    expect([...remembered.keys()]).toEqual([short]);
   });
 
   it('refuses an IP literal each time it is asked: a refusal is never remembered as checked', async () => {

@@ -57,7 +57,9 @@ export interface OutboundStreamResponse extends OutboundResponseHead {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** URLs the client remembers as checked before it forgets them all and starts again. */
-const CHECKED_URLS_MAX = 512;
+const CHECKED_URLS_MAX = 256;
+/** Longer URLs are checked each time, not remembered. */
+const CHECKED_URL_MAX_LENGTH = 512;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -119,7 +121,7 @@ export class OutboundClient {
     const { res, ctx, finish, origin } = await this.send(req);
     const body = decodedBody(req.method, res, this.maxResponseBytes, origin, (err) => toOutboundError(err, ctx()));
     // The deadline ends with the body, however it ends: read to its end, failed, or given up by its reader.
-    body.once('error', (err) => finish(err as OutboundError));
+    body.once('error', (err) => finish(err instanceof OutboundError ? err : undefined));
     body.once('close', () => finish());
     return { ...head(res), body };
   }
@@ -145,7 +147,7 @@ export class OutboundClient {
       maxRequestBytes: this.maxRequestBytes,
       timedOut,
     });
-    const data = bodyOf(req.body);
+    const data = bodyOf(req.body, asciiOnly(req.headers));
     if (data && data.length > this.maxRequestBytes)
       throw new OutboundError('too_large', `the request body is larger than ${this.maxRequestBytes} bytes`);
     // The deadline calls abort itself: an AbortController and its event listener per request cost
@@ -208,6 +210,8 @@ export class OutboundClient {
     let url = this.checkedUrls.get(raw);
     if (url) return url;
     url = this.parseAndCheck(raw);
+    // A URL may carry a prompt (a template's path or query): long ones are not kept.
+    if (raw.length > CHECKED_URL_MAX_LENGTH) return url;
     if (this.checkedUrls.size >= CHECKED_URLS_MAX) this.checkedUrls.clear();
     this.checkedUrls.set(raw, url);
     return url;
@@ -247,15 +251,13 @@ function head(res: http.IncomingMessage): OutboundResponseHead {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   // The body handed over is decompressed: its encoding is no longer the one the server named.
-  if (decoderFor(res)) delete headers['content-encoding'];
+  if (encodingOf(res)) delete headers['content-encoding'];
   return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers };
 }
 
-/** A stream that turns the response's content encoding back into bytes, when it has one this client asked for. */
-function decoderFor(res: http.IncomingMessage): Transform | undefined {
+/** The content encoding of the response this client decodes, if it has one (a body to decode). */
+function encodingOf(res: http.IncomingMessage): 'unzip' | 'br' | undefined {
   if (res.statusCode === 204 || res.headers['content-length'] === '0') return undefined;
-  // Flushing on every chunk, so a compressed event stream still arrives event by event, and a truncated body yields what it had.
-  const options = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   switch (
     String(res.headers['content-encoding'] ?? '')
       .trim()
@@ -264,7 +266,20 @@ function decoderFor(res: http.IncomingMessage): Transform | undefined {
     case 'gzip':
     case 'x-gzip':
     case 'deflate':
-      return zlib.createUnzip(options);
+      return 'unzip';
+    case 'br':
+      return 'br';
+    default:
+      return undefined;
+  }
+}
+
+/** A stream that turns the response's content encoding back into bytes, when it has one this client asked for. */
+function decoderFor(res: http.IncomingMessage): Transform | undefined {
+  // Flushing on every chunk, so a compressed event stream still arrives event by event, and a truncated body yields what it had.
+  switch (encodingOf(res)) {
+    case 'unzip':
+      return zlib.createUnzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
     case 'br':
       return zlib.createBrotliDecompress({
         flush: zlib.constants.BROTLI_OPERATION_FLUSH,
@@ -311,7 +326,9 @@ function decodedBody(
   }
   // A reader that stops early (or a cap that was hit) frees the connection.
   capped.once('close', () => {
+    // One read to its end but left unread is drained, so that its socket goes back to the pool.
     if (!res.complete) res.destroy();
+    else res.resume();
     decoder?.destroy();
   });
   return capped;
@@ -323,7 +340,7 @@ function decodedBody(
  * iterator per request cost the message proxy more than the rest of its HTTP client.
  */
 function readBody(method: string, res: http.IncomingMessage, max: number, origin: string): Promise<Buffer> {
-  if (method.toUpperCase() !== 'HEAD' && decoderFor(res)) return gather(decodedBody(method, res, max, origin));
+  if (method.toUpperCase() !== 'HEAD' && encodingOf(res)) return gather(decodedBody(method, res, max, origin));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -388,14 +405,30 @@ function requestHeaders(
 /**
  * The body to send and its length in bytes. A string is handed to Node as it is, which writes it
  * as UTF-8 (the same bytes Buffer.from makes) in one write with the request's head; a Buffer would
- * leave in a second.
+ * leave in a second. Only with ASCII headers: Node writes the head of such a request in the body's
+ * encoding, and a header character from U+0080 to U+00FF would go out as two bytes, not its one.
  */
-function bodyOf(body: string | Uint8Array | undefined): { bytes: string | Buffer; length: number } | undefined {
+function bodyOf(
+  body: string | Uint8Array | undefined,
+  asciiHeaders: boolean,
+): { bytes: string | Buffer; length: number } | undefined {
   if (body === undefined) return undefined;
-  if (typeof body === 'string') return { bytes: body, length: Buffer.byteLength(body, 'utf8') };
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (typeof body === 'string' && asciiHeaders) return { bytes: body, length: Buffer.byteLength(body, 'utf8') };
+  const bytes =
+    typeof body === 'string'
+      ? Buffer.from(body, 'utf8')
+      : Buffer.isBuffer(body)
+        ? body
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return { bytes, length: bytes.length };
 }
+
+function asciiOnly(headers: Readonly<Record<string, string>> = {}): boolean {
+  for (const name in headers) if (NON_ASCII.test(headers[name])) return false;
+  return true;
+}
+
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
