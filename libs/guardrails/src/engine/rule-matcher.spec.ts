@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import RE2 from 're2';
-import { RuleMatcher } from './rule-matcher';
+import { RuleMatcher, utf8Of } from './rule-matcher';
 
 /** What each rule finds on its own, with a plain RE2 global loop: the reference for the matcher. */
 function onePassPerRule(sources: string[], text: string): { start: number; end: number; rule: number }[] {
@@ -75,5 +76,55 @@ describe('RuleMatcher', () => {
       { start: 0, end: 3, rule: 0 },
       { start: 4, end: 5, rule: 1 },
     ]);
+  });
+
+  describe("given the text's UTF-8 bytes", () => {
+    const matchers = [
+      new RuleMatcher([{ source: '\\bpassword\\s*[:=]\\s*\\S+' }]),
+      new RuleMatcher([{ source: 'é+' }], { flags: 'i' }),
+      new RuleMatcher([{ source: '[\\x{1F600}-\\x{1F64F}]' }, { source: '\\d{4}' }, { source: 'x?' }]),
+      new RuleMatcher([{ source: '\\pL\\pM' }, { source: '\\x{FFFD}' }]),
+      new RuleMatcher([{ source: 'a.b' }, { source: '^k' }], { flags: 'i' }),
+    ];
+    const alphabet = [
+      'a',
+      'b',
+      'k',
+      'K',
+      'x',
+      ' ',
+      ':',
+      '=',
+      '1',
+      '9',
+      'é',
+      'É',
+      'e\u0301',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '\ufffd',
+      'password',
+      '\n',
+    ];
+
+    it('finds what it finds in the string, for every text (unpaired surrogates too)', () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (parts) => {
+          const text = parts.join('');
+          for (const m of matchers) expect(m.find(text, undefined, utf8Of(text))).toEqual(m.find(text));
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('skips a rule the bytes rule out, and searches one they do not in the string', () => {
+      const m = new RuleMatcher([{ source: 'é+' }]);
+      const exec = jest.spyOn(m.regexes[0], 'exec');
+      expect(m.find('abc', undefined, utf8Of('abc'))).toEqual([]);
+      expect(exec).not.toHaveBeenCalled();
+      expect(m.find('aéé', undefined, utf8Of('aéé'))).toEqual([{ start: 1, end: 3, rule: 0 }]);
+      expect(exec).toHaveBeenCalled();
+    });
   });
 });

@@ -85,22 +85,46 @@ export class RuleMatcher {
   /**
    * Matches sorted by start, then end; matches of different rules may overlap. `afterSearch` is
    * called after every RE2 search with the number of matches so far, and may throw to stop.
+   *
+   * `utf8`: the text's UTF-8 bytes (`utf8Of(text)`), when the caller has them. RE2 searches UTF-8:
+   * given a string, it makes a new Buffer of it for every search of another string than its last,
+   * which cost four times the search itself for a short prompt scanned by a few scanners. With the
+   * bytes, which rules match at all is asked of them, and only a rule that does is searched again
+   * in the string for its offsets (in UTF-16 units, as callers count). The bytes are what RE2 would
+   * have made of the string, so the answer is the same.
    */
-  find(text: string, afterSearch?: (matches: number) => void): RuleMatch[] {
+  find(text: string, afterSearch?: (matches: number) => void, utf8?: Buffer): RuleMatch[] {
     const found: RuleMatch[] = [];
-    for (const i of this.rulesThatMatch(text)) this.collect(i, text, found, afterSearch);
+    const decided = this.setMatches(utf8 ?? text);
+    for (const i of decided ?? this.everyRule) {
+      if (!decided && utf8 && !this.matchesIn(i, utf8)) continue;
+      this.collect(i, text, found, afterSearch);
+    }
     return found.sort((a, b) => a.start - b.start || a.end - b.end || a.rule - b.rule);
   }
 
   /** Rules that match somewhere in `text` (all of them when the combined set cannot tell). */
   rulesThatMatch(text: string): readonly number[] {
-    if (!this.set) return this.everyRule;
+    return this.setMatches(text) ?? this.everyRule;
+  }
+
+  /** What the combined set says matches, or undefined when there is no set or it could not tell. */
+  private setMatches(text: string | Buffer): readonly number[] | undefined {
+    if (!this.set) return undefined;
     try {
       return this.set.match(text);
     } catch {
       // The set's DFA ran out of memory on this text: every rule runs, so nothing is missed.
-      return this.everyRule;
+      return undefined;
     }
+  }
+
+  private matchesIn(i: number, utf8: Buffer): boolean {
+    const re = this.regexes[i];
+    re.lastIndex = 0;
+    const hit = re.test(utf8);
+    re.lastIndex = 0;
+    return hit;
   }
 
   private collect(i: number, text: string, found: RuleMatch[], afterSearch?: (matches: number) => void): void {
@@ -128,6 +152,11 @@ export class RuleMatcher {
       }
     }
   }
+}
+
+/** A text's UTF-8 bytes as RE2 reads them (Node's encoder: an unpaired surrogate becomes U+FFFD, as in RE2's own copy). */
+export function utf8Of(text: string): Buffer {
+  return Buffer.from(text, 'utf8');
 }
 
 function compileSet(rules: readonly Rule[], flags: string): RE2Set | undefined {

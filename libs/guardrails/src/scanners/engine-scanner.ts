@@ -1,11 +1,23 @@
 import { canonicalize, type CanonicalText } from '../canonical/canonicalize';
 import type { EngineType } from '../config/scanner-config';
 import { MAX_SCAN_MATCHES, MAX_SCAN_TEXT_BYTES, SCAN_TIME_BUDGET_MS } from '../config/scanner-limits';
-import type { RuleMatch, RuleMatcher } from '../engine/rule-matcher';
+import { type RuleMatch, type RuleMatcher, utf8Of } from '../engine/rule-matcher';
 import { maskSpans } from '../engine/span';
 import { type ScanMatch, type ScanResult, type ScanResultLike, spansOf } from './scan-result';
 import { ScanLimitError } from './scan-limit.error';
 import type { CompileOptions, ScanOptions, Scanner } from './scanner';
+
+/** Each canonical text's UTF-8 bytes, made once for all the scanners that read it (see RuleMatcher.find). */
+const canonicalBytes = new WeakMap<Pick<CanonicalText, 'text'>, Buffer>();
+
+function bytesOf(canonical: Pick<CanonicalText, 'text'>): Buffer {
+  let bytes = canonicalBytes.get(canonical);
+  if (bytes === undefined) {
+    bytes = utf8Of(canonical.text);
+    canonicalBytes.set(canonical, bytes);
+  }
+  return bytes;
+}
 
 /** What every engine shares around its matcher: the caps, timing, the result shape, redaction. */
 let serials = 0;
@@ -51,11 +63,15 @@ export class EngineScanner implements Scanner {
     options.deadline?.check();
     const canonical = options.canonical?.original === text ? options.canonical : canonicalize(text);
     const deadline = t0 + this.timeBudgetMs;
-    const found = this.matcher.find(canonical.text, (matches) => {
-      if (matches > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
-      if (performance.now() > deadline) throw new ScanLimitError('time', this.timeBudgetMs);
-      options.deadline?.check();
-    });
+    const found = this.matcher.find(
+      canonical.text,
+      (matches) => {
+        if (matches > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
+        if (performance.now() > deadline) throw new ScanLimitError('time', this.timeBudgetMs);
+        options.deadline?.check();
+      },
+      bytesOf(canonical),
+    );
     // The last search's matches are counted here, after the loop that would have checked them.
     if (found.length > this.maxMatches) throw new ScanLimitError('matches', this.maxMatches);
     const matches = this.toMatches(found, canonical);
