@@ -9,6 +9,7 @@ import {
   type ScannerResultView,
   type ScannerVersionRef,
   type RecordedScannerResult,
+  SCANNER_RESULT_TUPLE_LENGTH,
   type ScannerResultRecord,
   recordedScannerResultView,
   scannerResultFromTuple,
@@ -158,12 +159,9 @@ function providerResultView(r: Loose): NonNullable<PromptResultView['providerRes
  */
 function storedResult(s: RecordedScannerResult): unknown[] {
   // Only the fields this release knows: a later one's extra fields are not stored as if they were.
-  if (Array.isArray(s)) return s.length > SCANNER_RESULT_FIELDS ? s.slice(0, SCANNER_RESULT_FIELDS) : s;
+  if (Array.isArray(s)) return s.length > SCANNER_RESULT_TUPLE_LENGTH ? s.slice(0, SCANNER_RESULT_TUPLE_LENGTH) : s;
   return scannerResultTuple(scannerResultRow(s as unknown as Loose) as ScannerResultRecord);
 }
-
-/** The fields of a ScannerResultTuple. */
-const SCANNER_RESULT_FIELDS = 12;
 
 /** The spec's scanner results of a row's `scanner_results`, in either form a row may hold. */
 function storedResults(value: unknown): ScannerResultView[] {

@@ -115,6 +115,9 @@ export type ScannerResultTuple = [
   versionDirection: ScannerVersionRef['direction'] | null,
 ];
 
+/** The fields of a ScannerResultTuple: a longer array carries fields of a later release after them. */
+export const SCANNER_RESULT_TUPLE_LENGTH = 12;
+
 /** A scanner result in a record: a tuple (what the proxy publishes) or an object (records published before). */
 export type RecordedScannerResult = ScannerResultRecord | ScannerResultTuple;
 
@@ -332,7 +335,7 @@ const isVersionDirection = (v: unknown): boolean => v === 'request' || v === 're
 function checkScannerResult(s: unknown): boolean {
   if (Array.isArray(s))
     return (
-      s.length >= 12 &&
+      s.length >= SCANNER_RESULT_TUPLE_LENGTH &&
       isString(s[0]) &&
       isOutcome(s[1]) &&
       isScanDirection(s[2]) &&
