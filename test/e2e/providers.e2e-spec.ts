@@ -12,6 +12,15 @@ import { http, quietLogger, startGateway, testEnv } from '../support/stack';
 const P = '/backend/v1/providers';
 const GOOD_KEY = 'sk-test-good-key-123456';
 
+/** An OpenAI-style chat request template to `url`, the key as a bearer token. */
+const chatTemplate = (url: string) => ({
+  type: 'request',
+  method: 'POST',
+  url,
+  headers: { Authorization: 'Bearer {{ apiKey }}' },
+  outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' },
+});
+
 // Starting services and the gateway takes more than jest's default 5 s on a loaded machine.
 jest.setTimeout(30_000);
 
@@ -171,12 +180,8 @@ describe('providers through the gateway', () => {
       auth: bearer(uniqueTenant(), 'member'),
       body: {
         template: {
-          type: 'request',
-          method: 'POST',
-          url: '{{ baseUrl }}/v1/chat/completions',
-          headers: { Authorization: 'Bearer {{ apiKey }}' },
+          ...chatTemplate('{{ baseUrl }}/v1/chat/completions'),
           json: { model: '{{ model }}', messages: '{{ messages }}' },
-          outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' },
         },
         inputs: { baseUrl: upstream.url, model: 'm' },
         secrets: { apiKey: GOOD_KEY },
@@ -247,13 +252,7 @@ describe('providers through the gateway', () => {
     const res = await http(base, 'POST', `${P}/test`, {
       auth: bearer(uniqueTenant(), 'member'),
       body: {
-        template: {
-          type: 'request',
-          method: 'POST',
-          url: 'http://{{ prompt }}/v1/chat/completions',
-          headers: { Authorization: 'Bearer {{ apiKey }}' },
-          outputs: { content: '{{ response.json()?.choices?.[0]?.message?.content }}' },
-        },
+        template: chatTemplate('http://{{ prompt }}/v1/chat/completions'),
         inputs: {},
         secrets: { apiKey: GOOD_KEY },
         prompt: new URL(upstream.url).host,

@@ -158,13 +158,13 @@ function readsOf(template: ProviderTemplateView): readonly StageReads[] {
 
 /** Names whose values others chose: the caller's, and outputs that read `response` or another such name. */
 function chosenOutputs(blocks: readonly RequestTemplateView[]): Set<string> {
-  const reads: [string, Set<string>][] = blocks.flatMap((b) =>
+  const outputReads: [string, Set<string>][] = blocks.flatMap((b) =>
     Object.entries(b.outputs ?? {}).map(([name, value]): [string, Set<string>] => [name, templateNamesRead(value)]),
   );
   const chosen = new Set<string>(CALLER_NAMES);
   for (let grew = true; grew;) {
     grew = false;
-    for (const [name, read] of reads) {
+    for (const [name, read] of outputReads) {
       if (chosen.has(name) || !(read.has('response') || [...read].some((r) => chosen.has(r)))) continue;
       chosen.add(name);
       grew = true;

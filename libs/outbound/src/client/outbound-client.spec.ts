@@ -39,6 +39,15 @@ async function startServer(handler: Handler): Promise<LocalServer> {
   };
 }
 
+/** A server that answers 200 with `headers`, sends `first`, then drops the connection mid-body. */
+function serverThatCuts(headers: Record<string, string>, first: string): Promise<LocalServer> {
+  return startServer((_req, res) => {
+    res.writeHead(200, headers);
+    res.write(first);
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+}
+
 async function freePort(): Promise<number> {
   const s = createTcpServer();
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
@@ -338,11 +347,7 @@ describe('OutboundClient failures', () => {
   });
 
   it('fails a body cut short by the server, without waiting for the deadline', async () => {
-    const cut = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-length': '100' });
-      res.write('only ten b');
-      setTimeout(() => res.socket?.destroy(), 20);
-    });
+    const cut = await serverThatCuts({ 'content-length': '100' }, 'only ten b');
     try {
       const started = Date.now();
       const err = await failure(
@@ -357,11 +362,7 @@ describe('OutboundClient failures', () => {
   });
 
   it('fails a stream cut short by the server as an OutboundError, and gives the reader what came first', async () => {
-    const cut = await startServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('event: ping\n\n');
-      setTimeout(() => res.socket?.destroy(), 20);
-    });
+    const cut = await serverThatCuts({ 'content-type': 'text/event-stream' }, 'event: ping\n\n');
     try {
       const res = await client(allowLocal).stream({
         method: 'GET',

@@ -307,16 +307,14 @@ function decodedBody(
   const capped = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
-      if (received > max)
-        return done(new OutboundError('too_large', `the response from ${origin} is larger than ${max} bytes`));
+      if (received > max) return done(tooLarge(origin, max));
       done(null, chunk);
     },
   });
   const fail = (err: Error) => capped.destroy(failure(err));
   res.on('error', fail);
-  // A response cut short that reports no error of its own.
   res.once('close', () => {
-    if (!res.complete) fail(Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' }));
+    if (!res.complete) fail(endedEarly());
   });
   if (decoder) {
     decoder.on('error', fail);
@@ -347,16 +345,15 @@ function readBody(method: string, res: http.IncomingMessage, max: number, origin
     res.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received <= max) return void chunks.push(chunk);
-      const tooLarge = new OutboundError('too_large', `the response from ${origin} is larger than ${max} bytes`);
-      reject(tooLarge);
+      const failure = tooLarge(origin, max);
+      reject(failure);
       // Frees the connection; the error it reports after this one changes nothing.
-      res.destroy(tooLarge);
+      res.destroy(failure);
     });
     res.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)));
     res.once('error', reject);
-    // A response cut short that reports no error of its own.
     res.once('close', () => {
-      if (!res.complete) reject(Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' }));
+      if (!res.complete) reject(endedEarly());
     });
   });
 }
@@ -421,6 +418,15 @@ function bodyOf(
         ? body
         : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return { bytes, length: bytes.length };
+}
+
+function tooLarge(origin: string, max: number): OutboundError {
+  return new OutboundError('too_large', `the response from ${origin} is larger than ${max} bytes`);
+}
+
+/** A response cut short that reports no error of its own: read as the connection reset it was. */
+function endedEarly(): Error {
+  return Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' });
 }
 
 function asciiOnly(headers: Readonly<Record<string, string>> = {}): boolean {
