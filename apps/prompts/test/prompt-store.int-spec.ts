@@ -5,6 +5,7 @@ import {
   ProxyEvents,
   type PromptRecordedEvent,
   type PromptView,
+  scannerResultTuple,
 } from '@bastion/contracts';
 import { scannerResultRecord, uniqueTenant, untypedRpc, waitFor } from '@bastion/testing';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
@@ -98,7 +99,7 @@ describe('prompt store', () => {
       outcome: 'redacted',
       memory: ['Hi', 'Hello! How can I help?'],
       provider_result: { statusCode: 200, data: '{"content":"Paris."}' },
-      // Each result as one array of its fields (prompt.mapper's StoredResult).
+      // Each result as one array of its fields (ScannerResultTuple).
       scanner_results: [
         [
           'card-numbers',
@@ -317,6 +318,20 @@ describe('prompt store', () => {
     await waitFor(async () => ((await rowsOf(tenant)).length === 1 ? true : undefined), 5000, 'the good record');
     await storeCaughtUp();
     expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['fine']);
+  });
+
+  it('stores the tuples the proxy publishes as sent, and drops a record with a tuple short of a field', async () => {
+    const tenant = uniqueTenant();
+    const tuple = scannerResultTuple(SECRETS_PASSED);
+    const short = promptRecord(tenant, { input: 'short' });
+    short.result.scannerResults = [tuple.slice(0, 11) as never];
+    const good = promptRecord(tenant, { input: 'tuples' });
+    good.result.scannerResults = [tuple];
+    await publishRecords(svc.nc, [short, good]);
+    await storeCaughtUp();
+    expect((await rowsOf(tenant)).map((r) => r.input)).toEqual(['tuples']);
+    const { rows } = await svc.db.query('SELECT scanner_results FROM prompts.prompts WHERE id = $1', [good.id]);
+    expect(rows[0].scanner_results).toEqual([tuple]);
   });
 
   it("gives the proxy a template's input, within the tenant and a project-scoped caller's project only", async () => {
